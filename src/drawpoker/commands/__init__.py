@@ -1,0 +1,1 @@
+"""Subcommands of the ``drawpoker`` command line."""

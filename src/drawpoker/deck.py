@@ -1,0 +1,152 @@
+"""Deterministic, unbiased shuffles from a 256-bit seed.
+
+The deck order is a pure function of the seed, documented so that anyone holding
+the seed can re-derive every card dealt (``docs/fairness.md``):
+
+1. The keystream is ``SHA-256(seed || counter)`` for counter = 0, 1, 2, ...
+   (counter as 8 bytes, big-endian), the 32-byte blocks concatenated.
+2. A number below ``n`` is drawn by taking the next 4 bytes of the keystream as
+   a big-endian ``x`` and rejecting it while ``x >= 2**32 - 2**32 % n``; the
+   result is ``x % n``. Rejection removes the modulo bias.
+3. A list is shuffled by Fisher–Yates from the top: for ``i`` from
+   ``len - 1`` down to 1, swap item ``i`` with item ``below(i + 1)``.
+4. The first shuffle is of the 52 cards in index order (2c 2d 2h 2s 3c ... As);
+   the top of the deck is the end of the list. Each reshuffle in the same hand
+   shuffles the cards to be reshuffled, sorted by index, continuing the same
+   keystream.
+
+Production seeds come from ``secrets.token_bytes(32)``; nothing here uses the
+global ``random`` module.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from collections.abc import Iterable
+
+from drawpoker.cards import DECK, Card, format_cards, parse_cards
+from drawpoker.errors import InvalidDeck
+
+SEED_BYTES = 32
+_UINT32 = 1 << 32
+
+
+def new_seed() -> bytes:
+    """A fresh 256-bit seed from the operating system's CSPRNG."""
+    return secrets.token_bytes(SEED_BYTES)
+
+
+def commitment(seed: bytes) -> str:
+    """The SHA-256 of the seed, hex: published before the deal."""
+    return hashlib.sha256(seed).hexdigest()
+
+
+def check_seed(seed: bytes) -> bytes:
+    if not isinstance(seed, bytes) or len(seed) != SEED_BYTES:
+        raise InvalidDeck(f"a deck seed is {SEED_BYTES} bytes, not {seed!r}")
+    return seed
+
+
+class Keystream:
+    """Uniform integers from ``SHA-256(seed || counter)`` blocks."""
+
+    __slots__ = ("_buffer", "_counter", "_pos", "_seed")
+
+    def __init__(self, seed: bytes) -> None:
+        self._seed = check_seed(seed)
+        self._counter = 0
+        self._buffer = b""
+        self._pos = 0
+
+    def _next_u32(self) -> int:
+        if self._pos + 4 > len(self._buffer):
+            blocks = []
+            for _ in range(8):  # 256 bytes at a time
+                blocks.append(
+                    hashlib.sha256(self._seed + self._counter.to_bytes(8, "big")).digest()
+                )
+                self._counter += 1
+            self._buffer = self._buffer[self._pos :] + b"".join(blocks)
+            self._pos = 0
+        value = int.from_bytes(self._buffer[self._pos : self._pos + 4], "big")
+        self._pos += 4
+        return value
+
+    def below(self, n: int) -> int:
+        """A uniform integer in ``[0, n)``, ``1 <= n <= 2**32``."""
+        limit = _UINT32 - _UINT32 % n
+        while True:
+            x = self._next_u32()
+            if x < limit:
+                return x % n
+
+    def shuffle(self, items: list[int]) -> None:
+        """Fisher–Yates in place, from the top of the list down."""
+        below = self.below
+        for i in range(len(items) - 1, 0, -1):
+            j = below(i + 1)
+            items[i], items[j] = items[j], items[i]
+
+
+class Deck:
+    """The cards not yet dealt (the stub), dealt from the top.
+
+    Built from a seed (``Deck.from_seed``) or, in tests, an explicit order
+    (``Deck.stacked``: the first card given is the first dealt). Reshuffles draw
+    on the same keystream, or for a stacked deck keep the sorted order unless a
+    ``reshuffle_order`` callback is given.
+    """
+
+    __slots__ = ("_cards", "_stream")
+
+    def __init__(self, cards: list[int], stream: Keystream | None) -> None:
+        self._cards = cards  # top of the deck is the end of the list
+        self._stream = stream
+
+    @classmethod
+    def from_seed(cls, seed: bytes) -> Deck:
+        stream = Keystream(seed)
+        cards = list(range(52))
+        stream.shuffle(cards)
+        return cls(cards, stream)
+
+    @classmethod
+    def stacked(cls, order: str | Iterable[int | str]) -> Deck:
+        """A deck whose first dealt cards are ``order`` (then the rest, unshuffled)."""
+        first = parse_cards(order)
+        given = set(first)
+        rest = [c for c in range(52) if c not in given]
+        # The deck deals from the end; the unspecified cards come after, highest index first.
+        return cls(rest + [int(c) for c in reversed(first)], None)
+
+    def __len__(self) -> int:
+        return len(self._cards)
+
+    def deal(self, n: int) -> list[int]:
+        """Take ``n`` cards from the top, in dealing order."""
+        if n > len(self._cards):
+            raise InvalidDeck(f"cannot deal {n} cards from a stub of {len(self._cards)}")
+        if n <= 0:
+            return []
+        cards = self._cards
+        dealt = cards[-n:]
+        del cards[-n:]
+        dealt.reverse()
+        return dealt
+
+    def reshuffle(self, extra: Iterable[int]) -> None:
+        """Shuffle the stub together with ``extra`` cards into a new stub."""
+        cards = sorted([*self._cards, *extra])
+        if self._stream is not None:
+            self._stream.shuffle(cards)
+        else:
+            cards.reverse()  # stacked decks: deal the lowest card first
+        self._cards = cards
+
+    def peek_all(self) -> tuple[Card, ...]:
+        """The stub in dealing order (server-only information)."""
+        return tuple(DECK[c] for c in reversed(self._cards))
+
+    def __repr__(self) -> str:
+        return f"Deck({len(self._cards)} cards: {format_cards(reversed(self._cards))})"
