@@ -1,0 +1,125 @@
+"""What a player may do (``LegalActions``) and what they do (``Action``)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+from drawpoker.cards import parse_cards
+from drawpoker.errors import InvalidAction
+from drawpoker.events import Street
+
+
+class ActionKind(StrEnum):
+    FOLD = "fold"
+    CHECK = "check"  # also the Italian "pass" before an opening
+    CALL = "call"
+    BET = "bet"  # bet, raise, open or complete: ``amount`` is the wager TO this total
+    DRAW = "draw"  # discard ``cards`` (none: stand pat)
+    TIMEOUT = "timeout"  # the clock ran out (R26, R47)
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    seat: int
+    kind: ActionKind
+    amount: int = 0
+    cards: tuple[int, ...] = ()
+
+    def __post_init__(self) -> None:
+        if type(self.seat) is not int:
+            raise InvalidAction(f"seat must be an integer, not {self.seat!r}")
+        try:
+            object.__setattr__(self, "kind", ActionKind(self.kind))
+        except ValueError:
+            kinds = ", ".join(k.value for k in ActionKind)
+            raise InvalidAction(f"unknown action {self.kind!r} (one of {kinds})") from None
+        if type(self.amount) is not int:
+            raise InvalidAction(f"amount must be a whole number of chips, not {self.amount!r}")
+        if self.amount < 0:
+            raise InvalidAction(f"amount must not be negative, got {self.amount}")
+        if self.kind is ActionKind.BET and self.amount == 0:
+            raise InvalidAction("a bet or raise needs the amount to bet or raise to")
+        if self.kind is not ActionKind.BET and self.amount:
+            raise InvalidAction(f"{self.kind} takes no amount (call amounts are implied)")
+        if self.cards and self.kind is not ActionKind.DRAW:
+            raise InvalidAction(f"{self.kind} takes no cards")
+        object.__setattr__(self, "cards", parse_cards(self.cards))
+
+    @classmethod
+    def fold(cls, seat: int) -> Action:
+        return cls(seat, ActionKind.FOLD)
+
+    @classmethod
+    def check(cls, seat: int) -> Action:
+        return cls(seat, ActionKind.CHECK)
+
+    @classmethod
+    def call(cls, seat: int) -> Action:
+        return cls(seat, ActionKind.CALL)
+
+    @classmethod
+    def bet(cls, seat: int, to: int) -> Action:
+        """Bet, raise, open or complete to a total wager of ``to`` this round."""
+        return cls(seat, ActionKind.BET, to)
+
+    @classmethod
+    def draw(cls, seat: int, cards: str | tuple[int, ...] = ()) -> Action:
+        cards = parse_cards(cards) if isinstance(cards, str) else cards
+        return cls(seat, ActionKind.DRAW, 0, cards)
+
+    @classmethod
+    def stand_pat(cls, seat: int) -> Action:
+        return cls(seat, ActionKind.DRAW)
+
+    @classmethod
+    def timeout(cls, seat: int) -> Action:
+        return cls(seat, ActionKind.TIMEOUT)
+
+
+@dataclass(frozen=True, slots=True)
+class LegalActions:
+    """Exactly what the player to act may do now.
+
+    Betting: ``fold`` and ``check`` are allowed or not; ``call`` is the chips a
+    call adds (0: no call); a bet or raise may go TO any total from ``min_to`` to
+    ``max_to`` (both 0: none allowed; equal in fixed limit). ``bet_label`` says
+    what the wager is called: bet, raise, open or complete. The draw: discard
+    up to ``max_discard`` cards of ``hand``, or stand pat.
+    """
+
+    seat: int
+    street: Street
+    fold: bool = False
+    check: bool = False
+    call: int = 0
+    call_all_in: bool = False
+    min_to: int = 0
+    max_to: int = 0
+    bet_label: str = ""
+    draw: bool = False
+    max_discard: int = 0
+    hand: tuple[int, ...] = ()
+
+    @property
+    def can_bet(self) -> bool:
+        return self.max_to > 0
+
+    def describe(self) -> str:
+        """``fold, call 3, raise to 12-24``."""
+        if self.draw:
+            return f"stand pat or discard 1–{self.max_discard}"
+        parts = []
+        if self.fold:
+            parts.append("fold")
+        if self.check:
+            parts.append("check")
+        if self.call:
+            parts.append(f"call {self.call}" + (" (all in)" if self.call_all_in else ""))
+        if self.max_to:
+            to = "" if self.bet_label in ("bet", "open") else " to"
+            span = (
+                f"{self.min_to}" if self.min_to == self.max_to else f"{self.min_to}–{self.max_to}"
+            )
+            parts.append(f"{self.bet_label}{to} {span}")
+        return ", ".join(parts)

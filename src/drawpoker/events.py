@@ -1,0 +1,241 @@
+"""What a hand reports: frozen, slotted events in the past tense.
+
+Every event carries ``seq`` (numbered without gaps, from the hand's first
+``seq``) and ``visible_to``: ``EVERYONE``, ``SERVER`` or a seat number. A
+player's cards travel only in events that seat may see; the others see counts.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Final
+
+EVERYONE: Final = -1
+SERVER: Final = 0  # seats are numbered from 1
+
+
+class Street(StrEnum):
+    PRE_DRAW = "pre-draw"
+    DRAW = "draw"
+    POST_DRAW = "post-draw"
+    SHOWDOWN = "showdown"
+    OVER = "over"
+
+
+class PostKind(StrEnum):
+    SMALL_BLIND = "small blind"
+    BIG_BLIND = "big blind"
+    DEAD_SMALL_BLIND = "dead small blind"  # missed blind posted on return (R9)
+    ANTE = "ante"
+    INVITO = "invito"  # R37
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Event:
+    seq: int
+    visible_to: int = EVERYONE
+
+    def visible(self, viewer: int) -> bool:
+        """May ``viewer`` (a seat, ``EVERYONE`` for a spectator, ``SERVER``) see it?"""
+        return viewer == SERVER or self.visible_to == EVERYONE or self.visible_to == viewer
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class HandStarted(Event):
+    hand_id: str
+    button: int
+    stacks: tuple[tuple[int, int], ...]  # (seat, stack) in seat order
+    carried_pot: int
+    commitment: str  # SHA-256 of the deck seed, "" for a stacked deck
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Posted(Event):
+    seat: int
+    kind: PostKind
+    amount: int
+    all_in: bool
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CardsDealt(Event):
+    """Public: how many cards each seat got, in dealing order."""
+
+    seats: tuple[int, ...]
+    count: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CardsReceived(Event):
+    """Private to ``seat``: the cards it was dealt or drew."""
+
+    seat: int
+    cards: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Folded(Event):
+    seat: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Checked(Event):
+    """A check, or a pass in the Italian game before anyone opens."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Called(Event):
+    seat: int
+    amount: int  # chips added
+    all_in: bool
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class BetPlaced(Event):
+    """A first bet of a round (``opened``: the Italian opening; ``completed``:
+    a fixed-limit completion of a short all-in bet)."""
+
+    seat: int
+    amount: int
+    all_in: bool
+    opened: bool = False
+    completed: bool = False
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Raised(Event):
+    seat: int
+    increment: int  # over the highest wager before the raise
+    to: int
+    all_in: bool
+    full: bool  # a full raise: reopens the betting (R16, R19)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TimedOut(Event):
+    """The clock ran out; the action taken follows as its own event (R26, R47)."""
+
+    seat: int
+    street: Street
+    penalized: bool  # R26: may only check, call or fold after the draw
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class BettingRoundEnded(Event):
+    street: Street
+    pot: int  # every chip in the middle, carried pot included
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class UncalledBetReturned(Event):
+    seat: int
+    amount: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CardBurned(Event):
+    pass
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class StoodPat(Event):
+    seat: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Discarded(Event):
+    """Public: ``seat`` threw ``count`` cards; ``now`` replacements come at once."""
+
+    seat: int
+    count: int
+    now: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DiscardedCards(Event):
+    """Private to ``seat``: which cards it threw."""
+
+    seat: int
+    cards: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Reshuffled(Event):
+    """R24: the stub and the eligible discards became a new stub of ``size``;
+    ``excluded_seat``'s own discards stayed out."""
+
+    size: int
+    excluded_seat: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CardsDelivered(Event):
+    """Public: ``seat`` received ``count`` replacement cards (``deferred``: the
+    rest of a discard beyond ``max_consecutive_draw``)."""
+
+    seat: int
+    count: int
+    deferred: bool
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class HandShown(Event):
+    seat: int
+    cards: tuple[int, ...]
+    description: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Mucked(Event):
+    seat: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class OpenersShown(Event):
+    """R44/R45: the opener's original five cards, the proof of openers."""
+
+    seat: int
+    cards: tuple[int, ...]
+    valid: bool
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RakeTaken(Event):
+    amount: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PotAwarded(Event):
+    """Pot ``index`` (0 = main) of ``amount`` (after rake) to ``shares``."""
+
+    index: int
+    amount: int
+    shares: tuple[tuple[int, int], ...]  # (seat, chips)
+    eligible: tuple[int, ...]
+    showdown: bool
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PotCarried(Event):
+    """R40, R43, R44: nobody wins; ``amount`` stays on the table for the next hand."""
+
+    amount: int
+    reason: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DeckRevealed(Event):
+    """After the hand: the seed whose SHA-256 was the commitment."""
+
+    seed: str  # hex
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class HandEnded(Event):
+    stacks: tuple[tuple[int, int], ...]  # (seat, final stack)
+    rake: int
+    carried_pot: int  # what stays on the table for the next hand
+    reached_draw: bool

@@ -1,0 +1,937 @@
+"""One hand of 5-Card Draw as a state machine (RULES.md R1-R47).
+
+Pure: no I/O, no clock, no global randomness. A hand starts from the rules, the
+seats with their stacks, the button and a deck (from a seed, or stacked in
+tests); it posts the forced bets and deals at once. Then ``legal_actions()``
+says what the player to act may do, ``validate(action)`` checks an action
+without applying it, and ``act(action)`` applies it and returns the events it
+caused. An illegal action raises ``IllegalAction`` and leaves the hand as it was.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, TypeVar, cast
+
+from drawpoker.actions import Action, ActionKind, LegalActions
+from drawpoker.cards import format_cards
+from drawpoker.deck import Deck, commitment
+from drawpoker.errors import IllegalAction, InvalidConfig
+from drawpoker.evaluator import evaluate
+from drawpoker.events import (
+    EVERYONE,
+    SERVER,
+    BetPlaced,
+    BettingRoundEnded,
+    Called,
+    CardBurned,
+    CardsDealt,
+    CardsDelivered,
+    CardsReceived,
+    Checked,
+    DeckRevealed,
+    Discarded,
+    DiscardedCards,
+    Event,
+    Folded,
+    HandEnded,
+    HandShown,
+    HandStarted,
+    Mucked,
+    OpenersShown,
+    Posted,
+    PostKind,
+    PotAwarded,
+    PotCarried,
+    Raised,
+    RakeTaken,
+    Reshuffled,
+    StoodPat,
+    Street,
+    TimedOut,
+    UncalledBetReturned,
+)
+from drawpoker.pots import Pot, build_pots, rake_for, rake_pots, split
+from drawpoker.rules import OpenersCheck, Reveal, Rules
+
+_LIVE_POSTS = (PostKind.SMALL_BLIND, PostKind.BIG_BLIND)
+E = TypeVar("E", bound=Event)
+
+
+class _Player:
+    """One seat dealt into the hand. Index ``i`` in the hand counts clockwise
+    from the first seat left of the button."""
+
+    __slots__ = (
+        "acted",
+        "all_in",
+        "cards",
+        "committed",
+        "discards",
+        "drew",
+        "faced",
+        "folded",
+        "full_raises_seen",
+        "index",
+        "original",
+        "owed",
+        "penalized",
+        "seat",
+        "stack",
+        "start",
+        "wager",
+    )
+
+    def __init__(self, index: int, seat: int, stack: int) -> None:
+        self.index = index
+        self.seat = seat
+        self.start = stack
+        self.stack = stack  # chips behind
+        self.wager = 0  # live chips in front this round
+        self.committed = 0  # everything put in this hand, dead posts included
+        self.cards: list[int] = []
+        self.original: tuple[int, ...] = ()
+        self.discards: list[int] = []  # own discards not yet reshuffled
+        self.drew: int | None = None  # cards discarded in the draw; None: not yet
+        self.owed = 0  # replacements still due after the others draw (R23)
+        self.folded = False
+        self.all_in = False
+        self.acted = False  # acted this round
+        self.faced = 0  # the highest wager right after this player's last action
+        self.full_raises_seen = 0  # fixed limit: full bets/raises when it last acted
+        self.penalized = False  # R26
+
+
+@dataclass(frozen=True, slots=True)
+class HandResult:
+    """How a finished hand left the table."""
+
+    stacks: dict[int, int]  # seat -> final stack
+    net: dict[int, int]  # seat -> final stack minus starting stack
+    rake: int
+    carried_pot: int  # stays on the table for the next hand (Italian)
+    pots: tuple[tuple[int, tuple[tuple[int, int], ...]], ...]  # (amount after rake, shares)
+    reached_draw: bool
+    showdown: bool
+
+
+class Hand:
+    """One hand. See the module docstring; ``Hand.__init__`` deals at once."""
+
+    def __init__(
+        self,
+        rules: Rules,
+        stacks: Mapping[int, int] | Iterable[tuple[int, int]],
+        button: int,
+        *,
+        seed: bytes | None = None,
+        deck: Deck | None = None,
+        carried_pot: int = 0,
+        posts: Sequence[tuple[int, PostKind, int]] | None = None,
+        hand_id: str = "",
+        first_seq: int = 1,
+    ) -> None:
+        self.rules = rules
+        self.hand_id = hand_id
+        self.button = button
+        self.seed = seed
+        self._events: list[Event] = []
+        self._seq = first_seq
+        self._first_seq = first_seq
+        pairs = sorted(dict(stacks).items() if isinstance(stacks, Mapping) else stacks)
+        self._validate_setup(pairs, button, carried_pot, seed, deck)
+        n_seats = rules.max_seats
+        pairs.sort(key=lambda pair: (pair[0] - button - 1) % n_seats)
+        self.players = [_Player(i, seat, stack) for i, (seat, stack) in enumerate(pairs)]
+        self._by_seat = {p.seat: p for p in self.players}
+        self.deck = deck if deck is not None else Deck.from_seed(cast(bytes, seed))
+        self.carried_in = carried_pot
+        self._middle_extra = carried_pot  # carried chips still in the middle
+        self.street = Street.PRE_DRAW
+        self._to_act: int | None = None
+        self._highest = 0
+        self._min_raise = 0
+        self._bets = 0  # fixed limit: bet plus full raises this round
+        self._capped = False
+        self._full_raises = 0
+        self._last_aggressor: int | None = None
+        self._opener: int | None = None
+        self._big_blind_index: int | None = None
+        self._discard_pile: list[int] = []  # others' discards and burns, reshuffle-eligible
+        self._folded_cards: list[int] = []
+        self.rake = 0
+        self.carried_out = 0
+        self.reached_draw = False
+        self.showdown = False
+        self.reshuffles = 0
+        self._awards: list[tuple[int, tuple[tuple[int, int], ...]]] = []
+        self._second_round_played = False
+        self._explicit_posts = self._check_posts(posts)
+        self._start()
+
+    # ----------------------------------------------------------------- set-up
+
+    def _validate_setup(
+        self,
+        pairs: list[tuple[int, int]],
+        button: int,
+        carried_pot: int,
+        seed: bytes | None,
+        deck: Deck | None,
+    ) -> None:
+        max_seats = self.rules.max_seats
+        if not 2 <= len(pairs) <= max_seats:
+            raise InvalidConfig(f"a hand needs 2 to {max_seats} players, got {len(pairs)} (R2)")
+        seen = set()
+        for seat, stack in pairs:
+            if type(seat) is not int or not 1 <= seat <= max_seats:
+                raise InvalidConfig(f"seat {seat!r} is not a seat 1-{max_seats}")
+            if seat in seen:
+                raise InvalidConfig(f"seat {seat} is given twice")
+            seen.add(seat)
+            if type(stack) is not int or stack < 1:
+                raise InvalidConfig(f"seat {seat} needs a stack of at least 1 chip, has {stack!r}")
+        if type(button) is not int or not 1 <= button <= max_seats:
+            raise InvalidConfig(f"button {button!r} is not a seat 1-{max_seats}")
+        if type(carried_pot) is not int or carried_pot < 0:
+            raise InvalidConfig(f"carried_pot must be a non-negative int, got {carried_pot!r}")
+        if (seed is None) == (deck is None):
+            raise InvalidConfig("give exactly one of seed (production) or deck (tests)")
+
+    def _check_posts(
+        self, posts: Sequence[tuple[int, PostKind, int]] | None
+    ) -> list[tuple[int, PostKind, int]] | None:
+        """Forced bets the room chose (dead button, missed blinds, a new player's big blind)."""
+        if posts is None:
+            return None
+        checked = []
+        for seat, kind, amount in posts:
+            if seat not in self._by_seat:
+                raise InvalidConfig(f"post by seat {seat}, which is not dealt in")
+            if type(amount) is not int or amount < 1:
+                raise InvalidConfig(f"post of {amount!r} by seat {seat}: must be a positive int")
+            checked.append((seat, PostKind(kind), amount))
+        return checked
+
+    def _start(self) -> None:
+        rules = self.rules
+        self._emit(
+            HandStarted,
+            hand_id=self.hand_id,
+            button=self.button,
+            stacks=tuple(sorted((p.seat, p.stack) for p in self.players)),
+            carried_pot=self.carried_in,
+            commitment=commitment(self.seed) if self.seed is not None else "",
+        )
+        for index, kind, amount in self._forced_bets():
+            self._post(self.players[index], kind, amount)
+        if rules.is_italian:
+            self._min_raise = rules.invito
+        elif rules.is_fixed_limit:
+            self._min_raise = rules.bet_sizes[0]
+        else:
+            self._min_raise = rules.big_blind
+        self._deal()
+        # R10: left of the big blind; without blinds, left of the button.
+        self._begin_betting(0 if self._big_blind_index is None else self._big_blind_index + 1)
+
+    def _forced_bets(self) -> list[tuple[int, PostKind, int]]:
+        """(player index, kind, amount) in posting order."""
+        rules = self.rules
+        n = len(self.players)
+        if rules.is_italian:
+            dealer = next((i for i, p in enumerate(self.players) if p.seat == self.button), n - 1)
+            others = rules.invito_for_others()
+            posts = [(dealer, PostKind.INVITO, rules.invito)]
+            posts += [(i, PostKind.INVITO, others) for i in range(n) if i != dealer and others]
+            return posts
+        posts = [(i, PostKind.ANTE, rules.antes) for i in range(n)] if rules.antes else []
+        if self._explicit_posts is not None:
+            index = {p.seat: i for i, p in enumerate(self.players)}
+            return posts + [
+                (index[seat], kind, amount) for seat, kind, amount in self._explicit_posts
+            ]
+        if rules.big_blind:
+            if n == 2:  # heads-up: the button posts the small blind (R6)
+                sb, bb = (1, 0) if self.players[1].seat == self.button else (0, 1)
+            else:
+                sb, bb = 0, 1
+            if rules.small_blind:
+                posts.append((sb, PostKind.SMALL_BLIND, rules.small_blind))
+            posts.append((bb, PostKind.BIG_BLIND, rules.big_blind))
+        return posts
+
+    def _post(self, p: _Player, kind: PostKind, amount: int) -> None:
+        amount = min(amount, p.stack)
+        p.stack -= amount
+        p.committed += amount
+        if kind in _LIVE_POSTS:
+            p.wager += amount
+            if kind is PostKind.BIG_BLIND:
+                if self._big_blind_index is None:
+                    self._big_blind_index = self.players.index(p)
+                # R8: the full big blind is what others must call, even if posted short.
+                self._highest = max(self._highest, self.rules.big_blind)
+                self._bets = 1
+            self._highest = max(self._highest, p.wager)
+        if p.stack == 0:
+            p.all_in = True
+        self._emit(Posted, seat=p.seat, kind=kind, amount=amount, all_in=p.all_in)
+
+    def _deal(self) -> None:
+        """R3: five cards each, one at a time, clockwise from left of the button."""
+        players = self.players
+        n = len(players)
+        dealt = self.deck.deal(5 * n)
+        for i, p in enumerate(players):
+            p.cards = dealt[i::n]
+            p.original = tuple(p.cards)
+        self._emit(CardsDealt, seats=tuple(p.seat for p in players), count=5)
+        for p in players:
+            self._emit(CardsReceived, visible_to=p.seat, seat=p.seat, cards=tuple(p.cards))
+
+    # ------------------------------------------------------------------ queries
+
+    @property
+    def events(self) -> list[Event]:
+        return self._events
+
+    @property
+    def next_seq(self) -> int:
+        return self._seq
+
+    @property
+    def is_over(self) -> bool:
+        return self.street is Street.OVER
+
+    @property
+    def to_act(self) -> int | None:
+        """The seat to act, or None when the hand is over."""
+        return None if self._to_act is None else self.players[self._to_act].seat
+
+    @property
+    def pot_total(self) -> int:
+        """Every chip in the middle (wagers of this round and a carried pot included)."""
+        return sum(p.committed for p in self.players) + self._middle_extra
+
+    def player(self, seat: int) -> _Player:
+        try:
+            return self._by_seat[seat]
+        except KeyError:
+            raise IllegalAction(f"seat {seat} is not dealt into this hand") from None
+
+    def cards(self, seat: int) -> tuple[int, ...]:
+        return tuple(self.player(seat).cards)
+
+    def stack(self, seat: int) -> int:
+        return self.player(seat).stack
+
+    def legal_actions(self) -> LegalActions | None:
+        """What the player to act may do, with exact amounts; None when the hand is over."""
+        if self._to_act is None:
+            return None
+        p = self.players[self._to_act]
+        if self.street is Street.DRAW:
+            return LegalActions(
+                seat=p.seat,
+                street=self.street,
+                draw=True,
+                max_discard=self.rules.max_discard,
+                hand=tuple(p.cards),
+            )
+        to_call = min(self._highest - p.wager, p.stack)
+        span = self._bet_span(p)
+        return LegalActions(
+            seat=p.seat,
+            street=self.street,
+            fold=not self._opening,
+            check=to_call <= 0,
+            call=max(to_call, 0),
+            call_all_in=0 < to_call == p.stack,
+            min_to=span[0] if span else 0,
+            max_to=span[1] if span else 0,
+            bet_label=self._bet_label() if span else "",
+        )
+
+    def _bet_label(self) -> str:
+        if self._highest == 0:
+            return "open" if self._opening else "bet"
+        if self.rules.is_fixed_limit and self._bets == 0:
+            return "complete"
+        return "raise"
+
+    @property
+    def _opening(self) -> bool:
+        """Italian, before anyone opens: only pass or open (R38)."""
+        return self.rules.is_italian and self.street is Street.PRE_DRAW and self._highest == 0
+
+    def _able(self) -> int:
+        """Players who can still wager: neither folded nor all in."""
+        return sum(1 for p in self.players if not p.folded and not p.all_in)
+
+    def _bet_span(self, p: _Player) -> tuple[int, int] | None:
+        """(min, max) total the player may bet or raise to, or None."""
+        rules = self.rules
+        highest = self._highest
+        all_in_to = p.wager + p.stack
+        if all_in_to <= highest:
+            return None
+        if p.penalized and self.street is Street.POST_DRAW:
+            return None  # R26
+        if (
+            self._opening
+            and rules.openers_check is OpenersCheck.SERVER
+            and not self._has_openers(p)
+        ):
+            return None  # R44: only a player with openers is offered the open
+        if rules.is_fixed_limit:
+            if p.acted and p.full_raises_seen == self._full_raises:
+                return None  # R16: not reopened since this player acted
+            limit = 1 + rules.fl_max_raises
+            if self._bets >= limit and (
+                self._capped or not rules.fl_cap_lifted_heads_up or self._able() > 2
+            ):
+                return None  # R15: capped
+            unit = rules.bet_sizes[0 if self.street is Street.PRE_DRAW else 1]
+            to = unit if self._bets == 0 else highest + unit
+            to = min(to, all_in_to)
+            return to, to
+        if p.acted and highest - p.faced < self._min_raise:
+            return None  # R19: a short all-in raise does not reopen the betting
+        pot = self.pot_total
+        if highest == 0:
+            low = rules.min_bet
+            high = pot if rules.structure.value == "pot-limit" else all_in_to
+        else:
+            low = highest + self._min_raise
+            to_call = highest - p.wager
+            if rules.is_italian:  # R39
+                high = highest + rules.raise_pot_multiple * (pot + to_call)
+            elif rules.structure.value == "pot-limit":  # R18
+                high = highest + pot + to_call
+            else:
+                high = all_in_to
+        low = min(low, all_in_to)
+        return low, min(max(high, low), all_in_to)
+
+    def _has_openers(self, p: _Player) -> bool:
+        """R38: a pair of ``openers`` or better in the original five cards."""
+        value = evaluate(p.original)
+        if value.category > 2:
+            return True
+        if value.category < 2:
+            return False
+        pair_rank = next(r for r, k in Counter(c >> 2 for c in p.original).items() if k == 2)
+        return pair_rank >= self.rules.openers_rank
+
+    # ------------------------------------------------------------------ actions
+
+    def validate(self, action: Action) -> None:
+        """Raise ``IllegalAction`` if ``action`` may not be applied now; change nothing."""
+        legal = self.legal_actions()
+        where = f"seat {action.seat} ({self.street})"
+        if legal is None:
+            raise IllegalAction(f"{where}: the hand is over")
+        if action.seat != legal.seat:
+            if action.seat not in self._by_seat:
+                raise IllegalAction(f"seat {action.seat} is not dealt into this hand")
+            raise IllegalAction(f"{where}: not your turn, seat {legal.seat} is to act")
+        kind = action.kind
+        if kind is ActionKind.TIMEOUT:
+            return
+        if legal.draw:
+            if kind is not ActionKind.DRAW:
+                raise IllegalAction(f"{where}: it is the draw; {legal.describe()}, not {kind}")
+            if len(action.cards) > legal.max_discard:
+                raise IllegalAction(
+                    f"{where}: may discard at most {legal.max_discard} cards, "
+                    f"not {len(action.cards)}"
+                )
+            held = set(legal.hand)
+            missing = [c for c in action.cards if c not in held]
+            if missing:
+                raise IllegalAction(f"{where}: does not hold {format_cards(missing)}")
+            return
+        if kind is ActionKind.DRAW:
+            raise IllegalAction(f"{where}: no drawing now; may {legal.describe()}")
+        if kind is ActionKind.FOLD and not legal.fold:
+            raise IllegalAction(f"{where}: nobody has opened, pass or open; may {legal.describe()}")
+        if kind is ActionKind.CHECK and not legal.check:
+            raise IllegalAction(f"{where}: cannot check facing a bet; may {legal.describe()}")
+        if kind is ActionKind.CALL and not legal.call:
+            raise IllegalAction(f"{where}: nothing to call; may {legal.describe()}")
+        if kind is ActionKind.BET:
+            label = legal.bet_label or "bet"
+            if not legal.max_to:
+                raise IllegalAction(f"{where}: may not bet or raise now; may {legal.describe()}")
+            if not legal.min_to <= action.amount <= legal.max_to:
+                span = (
+                    f"{legal.min_to}"
+                    if legal.min_to == legal.max_to
+                    else f"{legal.min_to}–{legal.max_to}"
+                )
+                to = "" if label in ("bet", "open") else " to"
+                raise IllegalAction(
+                    f"seat {action.seat} ({self.street}) may {label}{to} {span}, "
+                    f"not {action.amount}"
+                )
+
+    def act(self, action: Action) -> list[Event]:
+        """Apply a legal action; return the events it caused."""
+        self.validate(action)
+        start = len(self._events)
+        p = self.players[self._to_act]  # type: ignore[index]
+        kind = action.kind
+        if kind is ActionKind.TIMEOUT:
+            penalized = self.street is Street.DRAW and self.rules.draw_timeout_penalty
+            self._emit(TimedOut, seat=p.seat, street=self.street, penalized=penalized)
+            if self.street is Street.DRAW:
+                p.penalized = penalized
+                self._draw(p, ())
+            elif p.wager >= self._highest:
+                self._check(p)
+            else:
+                self._fold(p)
+        elif kind is ActionKind.DRAW:
+            self._draw(p, action.cards)
+        elif kind is ActionKind.FOLD:
+            self._fold(p)
+        elif kind is ActionKind.CHECK:
+            self._check(p)
+        elif kind is ActionKind.CALL:
+            self._call(p)
+        else:
+            self._bet(p, action.amount)
+        return self._events[start:]
+
+    def apply(self, actions: Iterable[Action]) -> list[Event]:
+        """Apply several actions in order."""
+        events: list[Event] = []
+        for action in actions:
+            events += self.act(action)
+        return events
+
+    # ---------------------------------------------------------------- betting
+
+    def _begin_betting(self, first: int) -> None:
+        for p in self.players:
+            p.acted = False
+            p.faced = 0
+            p.full_raises_seen = 0
+        self._to_act = None
+        self._advance(first % len(self.players), include_start=True)
+
+    def _needs_to_act(self, p: _Player) -> bool:
+        return not p.folded and not p.all_in and (not p.acted or p.wager < self._highest)
+
+    def _advance(self, start: int, include_start: bool = False) -> None:
+        """Pass the turn clockwise from ``start``, or end the round."""
+        players = self.players
+        n = len(players)
+        live = [p for p in players if not p.folded]
+        if len(live) == 1:
+            self._end_round()
+            return
+        able = [p for p in live if not p.all_in]
+        if len(able) == 0 or (len(able) == 1 and able[0].wager >= self._highest):
+            self._end_round()
+            return
+        offset = 0 if include_start else 1
+        for k in range(n):
+            i = (start + offset + k) % n
+            if self._needs_to_act(players[i]):
+                self._to_act = i
+                return
+        self._end_round()
+
+    def _after_action(self, p: _Player) -> None:
+        p.acted = True
+        p.faced = self._highest
+        p.full_raises_seen = self._full_raises
+        self._advance(self.players.index(p))
+
+    def _fold(self, p: _Player) -> None:
+        p.folded = True
+        self._folded_cards += p.cards
+        self._emit(Folded, seat=p.seat)
+        self._after_action(p)
+
+    def _check(self, p: _Player) -> None:
+        self._emit(Checked, seat=p.seat)
+        self._after_action(p)
+
+    def _call(self, p: _Player) -> None:
+        amount = min(self._highest - p.wager, p.stack)
+        self._put(p, amount)
+        self._emit(Called, seat=p.seat, amount=amount, all_in=p.all_in)
+        self._after_action(p)
+
+    def _put(self, p: _Player, amount: int) -> None:
+        p.stack -= amount
+        p.wager += amount
+        p.committed += amount
+        if p.stack == 0:
+            p.all_in = True
+
+    def _bet(self, p: _Player, to: int) -> None:
+        rules = self.rules
+        highest = self._highest
+        first_bet = highest == 0 or (rules.is_fixed_limit and self._bets == 0)
+        self._put(p, to - p.wager)
+        increment = to - highest
+        if rules.is_fixed_limit:
+            unit = rules.bet_sizes[0 if self.street is Street.PRE_DRAW else 1]
+            # R16: an all-in wager of at least half a bet over the highest counts in full;
+            # completing a short all-in bet is the round's bet.
+            full = not p.all_in or 2 * increment >= unit or to >= unit
+        else:
+            full = increment >= self._min_raise
+        self._highest = to
+        if full:
+            self._full_raises += 1
+            if rules.is_fixed_limit:
+                self._bets += 1
+                if self._bets >= 1 + rules.fl_max_raises and (
+                    not rules.fl_cap_lifted_heads_up or self._able() > 2
+                ):
+                    self._capped = True
+            else:
+                self._min_raise = max(self._min_raise, increment)
+        self._last_aggressor = p.index
+        if first_bet:
+            opened = rules.is_italian and self.street is Street.PRE_DRAW
+            if opened:
+                self._opener = p.index
+            self._emit(
+                BetPlaced,
+                seat=p.seat,
+                amount=to,
+                all_in=p.all_in,
+                opened=opened,
+                completed=highest > 0,
+            )
+        else:
+            self._emit(Raised, seat=p.seat, increment=increment, to=to, all_in=p.all_in, full=full)
+        self._after_action(p)
+
+    def _end_round(self) -> None:
+        self._to_act = None
+        self._return_uncalled()
+        for p in self.players:
+            p.wager = 0
+        self._emit(BettingRoundEnded, street=self.street, pot=self.pot_total)
+        live = [p for p in self.players if not p.folded]
+        if len(live) == 1:
+            self._win_uncontested(live[0])
+        elif self.street is Street.PRE_DRAW:
+            if self.rules.is_italian and self._opener is None:
+                self._carry_everything("nobody opened (R40)")
+            else:
+                self._begin_draw()
+        else:
+            self._after_second_round()
+
+    def _return_uncalled(self) -> None:
+        """R20: chips nobody matched go back before the pots are formed."""
+        ranked = sorted(self.players, key=lambda q: q.committed, reverse=True)
+        top, second = ranked[0], ranked[1]
+        back = min(top.committed - second.committed, top.wager)
+        if back > 0:
+            top.committed -= back
+            top.wager -= back
+            top.stack += back
+            top.all_in = False
+            self._emit(UncalledBetReturned, seat=top.seat, amount=back)
+
+    # ------------------------------------------------------------------- draw
+
+    def _begin_draw(self) -> None:
+        self.street = Street.DRAW
+        self.reached_draw = True
+        self._highest = 0
+        if self.rules.burn_cards:
+            self._burn()
+        self._draw_order = [i for i, p in enumerate(self.players) if not p.folded]
+        self._draw_pos = 0
+        self._to_act = self._draw_order[0]
+
+    def _burn(self) -> None:
+        self._discard_pile += self._take(1, None)
+        self._emit(CardBurned)
+
+    def _draw(self, p: _Player, cards: Sequence[int]) -> None:
+        rules = self.rules
+        k = len(cards)
+        if k == 0:
+            p.drew = 0
+            self._emit(StoodPat, seat=p.seat)
+        else:
+            thrown = set(cards)
+            p.cards = [c for c in p.cards if c not in thrown]
+            p.discards += cards
+            p.drew = k
+            now = min(k, rules.max_consecutive_draw)
+            p.owed = k - now
+            self._emit(Discarded, seat=p.seat, count=k, now=now)
+            self._emit(DiscardedCards, visible_to=p.seat, seat=p.seat, cards=tuple(cards))
+            self._deliver(p, now, deferred=False)
+        self._draw_pos += 1
+        if self._draw_pos < len(self._draw_order):
+            self._to_act = self._draw_order[self._draw_pos]
+            return
+        for i in self._draw_order:  # R23: the rest of large discards, in draw order
+            q = self.players[i]
+            if q.owed:
+                owed, q.owed = q.owed, 0
+                self._deliver(q, owed, deferred=True)
+        self._begin_second_round()
+
+    def _deliver(self, p: _Player, count: int, deferred: bool) -> None:
+        new = self._take(count, p)
+        p.cards += new
+        self._emit(CardsDelivered, seat=p.seat, count=count, deferred=deferred)
+        self._emit(CardsReceived, visible_to=p.seat, seat=p.seat, cards=tuple(new))
+
+    def _take(self, count: int, served: _Player | None) -> list[int]:
+        """Deal ``count`` cards, reshuffling first if the stub cannot cover them (R24)."""
+        usable = len(self.deck) - (1 if self.rules.protect_last_card else 0)
+        if usable < count:
+            self._reshuffle(served)
+        return self.deck.deal(count)
+
+    def _reshuffle(self, served: _Player | None) -> None:
+        """The stub, the burns and every discard except the served player's own;
+        folded hands only with ``reshuffle_folded``."""
+        pool = self._discard_pile
+        self._discard_pile = []
+        for q in self.players:
+            if q is not served:
+                pool += q.discards
+                q.discards = []
+        if self.rules.reshuffle_folded:
+            pool += self._folded_cards
+            self._folded_cards = []
+        self.deck.reshuffle(pool)
+        self.reshuffles += 1
+        self._emit(Reshuffled, size=len(self.deck), excluded_seat=served.seat if served else 0)
+
+    # ----------------------------------------------------------- second round
+
+    def _begin_second_round(self) -> None:
+        self.street = Street.POST_DRAW
+        self._highest = 0
+        self._bets = 0
+        self._capped = False
+        self._full_raises = 0
+        self._last_aggressor = None
+        rules = self.rules
+        self._min_raise = rules.bet_sizes[1] if rules.is_fixed_limit else rules.min_bet
+        if self._able() < 2:  # R29: skipped
+            self._after_second_round()
+            return
+        self._second_round_played = True
+        first = 0
+        if rules.is_italian and self._opener is not None:
+            first = self._opener  # R43: the opener, else the next remaining clockwise
+        self._begin_betting(first)
+
+    def _after_second_round(self) -> None:
+        rules = self.rules
+        if (
+            rules.is_italian
+            and rules.checked_pot_stays
+            and self._second_round_played
+            and self._last_aggressor is None
+        ):
+            self._carry_everything("nobody bet after the draw (R43)")
+        else:
+            self._showdown()
+
+    # --------------------------------------------------------------- the end
+
+    def _false_opener(self) -> int | None:
+        """R44 in ``showdown`` mode: the index of a live opener without openers.
+
+        The opener's original five cards are shown either way (R45)."""
+        rules = self.rules
+        if not rules.is_italian or rules.openers_check is not OpenersCheck.SHOWDOWN:
+            return None
+        if self._opener is None or self.players[self._opener].folded:
+            return None
+        p = self.players[self._opener]
+        valid = self._has_openers(p)
+        self._emit(OpenersShown, seat=p.seat, cards=p.original, valid=valid)
+        return None if valid else p.index
+
+    def _pots(self) -> list[Pot]:
+        players = self.players
+        return build_pots(
+            [p.committed for p in players], [not p.folded for p in players], self._middle_extra
+        )
+
+    def _win_uncontested(self, winner: _Player) -> None:
+        """R13, R30, R41: everyone else folded."""
+        pots = self._pots()
+        if self._false_opener() == winner.index:
+            self._settle(pots, [[] for _ in pots], showdown=False)
+        else:
+            self._settle(pots, [[winner.index] for _ in pots], showdown=False)
+
+    def _showdown(self) -> None:
+        self.street = Street.SHOWDOWN
+        self.showdown = True
+        players = self.players
+        n = len(players)
+        live = [p.index for p in players if not p.folded]
+        strengths = {i: evaluate(players[i].cards).strength for i in live}
+        false_opener = self._false_opener()
+        pots = self._pots()
+        winners: list[list[int]] = []
+        for pot in pots:
+            contenders = [i for i in pot.eligible if i != false_opener]
+            best = max((strengths[i] for i in contenders), default=0)
+            winners.append([i for i in contenders if strengths[i] == best])
+        # R32: the last bettor of the second round shows first, else left of the button.
+        first = self._last_aggressor if self._last_aggressor is not None else live[0]
+        winning = {i for group in winners for i in group}
+        show_all = self.rules.reveal is Reveal.ALL or any(players[i].all_in for i in live)
+        for k in range(n):
+            p = players[(first + k) % n]
+            if p.folded:
+                continue
+            if show_all or p.index in winning:
+                value = evaluate(p.cards)
+                self._emit(
+                    HandShown, seat=p.seat, cards=tuple(p.cards), description=value.description
+                )
+            else:
+                self._emit(Mucked, seat=p.seat)
+        self._settle(pots, winners, showdown=True)
+
+    def _settle(self, pots: list[Pot], winners: list[list[int]], showdown: bool) -> None:
+        """Pay each pot to its winners after rake; a pot nobody may win stays (R44)."""
+        rules = self.rules
+        players = self.players
+        self._middle_extra = 0
+        for p in players:
+            p.committed = 0
+        won = [k for k, group in enumerate(winners) if group]
+        carried = sum(pot.amount for k, pot in enumerate(pots) if k not in won)
+        if carried:
+            self._carry(carried, "the opener had no openers (R44)")
+        paid_pots = [pots[k] for k in won]
+        rake = 0
+        if self.reached_draw and rules.rake_percent and paid_pots:  # R13, R36
+            total = sum(pot.amount for pot in paid_pots)
+            rake = rake_for(total, rules.rake_percent, rules.rake_cap(len(players)))
+        shares = rake_pots(paid_pots, rake) if paid_pots else []
+        if rake:
+            self.rake = rake
+            self._emit(RakeTaken, amount=rake)
+        for k, pot, cut in zip(won, paid_pots, shares, strict=True):
+            amount = pot.amount - cut
+            paid = tuple((players[i].seat, chips) for i, chips in split(amount, winners[k]))
+            for seat, chips in paid:
+                self._by_seat[seat].stack += chips
+            self._awards.append((amount, paid))
+            self._emit(
+                PotAwarded,
+                index=k,
+                amount=amount,
+                shares=paid,
+                eligible=tuple(players[i].seat for i in pot.eligible),
+                showdown=showdown,
+            )
+        self._end()
+
+    def _carry_everything(self, reason: str) -> None:
+        amount = self.pot_total
+        self._middle_extra = 0
+        for p in self.players:
+            p.committed = 0
+        self._carry(amount, reason)
+        self._end()
+
+    def _carry(self, amount: int, reason: str) -> None:
+        self.carried_out += amount
+        self._emit(PotCarried, amount=amount, reason=reason)
+
+    def _end(self) -> None:
+        self.street = Street.OVER
+        self._to_act = None
+        if self.seed is not None:
+            self._emit(DeckRevealed, seed=self.seed.hex())
+        self._emit(
+            HandEnded,
+            stacks=tuple(sorted((p.seat, p.stack) for p in self.players)),
+            rake=self.rake,
+            carried_pot=self.carried_out,
+            reached_draw=self.reached_draw,
+        )
+
+    @property
+    def result(self) -> HandResult:
+        if not self.is_over:
+            raise IllegalAction("the hand is not over")
+        return HandResult(
+            stacks={p.seat: p.stack for p in self.players},
+            net={p.seat: p.stack - p.start for p in self.players},
+            rake=self.rake,
+            carried_pot=self.carried_out,
+            pots=tuple(self._awards),
+            reached_draw=self.reached_draw,
+            showdown=self.showdown,
+        )
+
+    # ------------------------------------------------------------------ events
+
+    def _emit(self, event_type: type[E], /, **fields: Any) -> E:
+        event = event_type(seq=self._seq, **fields)
+        self._seq += 1
+        self._events.append(event)
+        return event
+
+    def events_for(self, viewer: int = EVERYONE) -> list[Event]:
+        """The events ``viewer`` may see: a seat, ``EVERYONE`` (a spectator) or ``SERVER``."""
+        return [e for e in self._events if e.visible(viewer)]
+
+    def view(self, viewer: int = EVERYONE) -> dict[str, Any]:
+        """What ``viewer`` may know now, as plain data (a seat, ``EVERYONE`` or ``SERVER``)."""
+        shown = {e.seat: e.cards for e in self._events if isinstance(e, HandShown)}
+        seats = []
+        for p in self.players:
+            if viewer == SERVER or viewer == p.seat:
+                cards: list[str] | None = format_cards(p.cards).split() if p.cards else []
+            elif p.seat in shown:
+                cards = format_cards(shown[p.seat]).split()
+            else:
+                cards = None
+            seats.append(
+                {
+                    "seat": p.seat,
+                    "stack": p.stack,
+                    "wager": p.wager,
+                    "committed": p.committed,
+                    "folded": p.folded,
+                    "all_in": p.all_in,
+                    "card_count": len(p.cards) if not p.folded else 0,
+                    "cards": cards,
+                    "drew": p.drew,
+                    "penalized": p.penalized,
+                }
+            )
+        legal = self.legal_actions()
+        return {
+            "hand_id": self.hand_id,
+            "street": str(self.street),
+            "button": self.button,
+            "to_act": self.to_act,
+            "pot": self.pot_total,
+            "highest": self._highest,
+            "stub": len(self.deck),
+            "seats": seats,
+            "legal": None if legal is None or viewer not in (SERVER, legal.seat) else legal,
+            "next_seq": self._seq,
+        }
