@@ -66,7 +66,7 @@ def test_stacked_deck_deals_in_order() -> None:
     assert format_cards(deck.deal(2)) == "As Kd"
     assert format_cards(deck.deal(1)) == "2c"
     assert len(deck) == 49
-    assert deck.peek_all()[0] == parse_cards("Ah")[0]
+    assert deck.peek_all()[0] == parse_cards("2d")[0]
 
 
 def test_bad_seed() -> None:
@@ -92,3 +92,25 @@ def test_unbiased_first_card() -> None:
     )
     chi2 = sum((counts[c] - 1000) ** 2 / 1000 for c in range(52))
     assert chi2 < 87.97
+
+
+def test_stacked_deck_keeps_its_script_across_a_reshuffle() -> None:
+    deck = Deck.stacked("As Kd 2c Qh")
+    assert format_cards(deck.deal(1)) == "As"
+    deck.reshuffle(parse_cards("As"))
+    assert format_cards(deck.deal(3)) == "Kd 2c Qh"
+    assert len(deck) == 49
+
+
+def test_script_replays_a_reshuffled_card() -> None:
+    deck = Deck.stacked(["As", "Kd", "As"])
+    assert format_cards(deck.deal(2)) == "As Kd"
+    deck.reshuffle(parse_cards("As"))
+    assert format_cards(deck.deal(1)) == "As"
+
+
+def test_script_refuses_a_card_not_in_the_stub() -> None:
+    deck = Deck.stacked(["As", "As"])
+    deck.deal(1)
+    with pytest.raises(InvalidDeck, match="deals As next, which is not in the stub"):
+        deck.deal(1)

@@ -25,7 +25,7 @@ import hashlib
 import secrets
 from collections.abc import Iterable
 
-from drawpoker.cards import DECK, Card, format_cards, parse_cards
+from drawpoker.cards import DECK, Card, format_cards, parse_card, parse_cards
 from drawpoker.errors import InvalidDeck
 
 SEED_BYTES = 32
@@ -92,33 +92,49 @@ class Keystream:
 class Deck:
     """The cards not yet dealt (the stub), dealt from the top.
 
-    Built from a seed (``Deck.from_seed``) or, in tests, an explicit order
-    (``Deck.stacked``: the first card given is the first dealt). Reshuffles draw
-    on the same keystream, or for a stacked deck keep the sorted order unless a
-    ``reshuffle_order`` callback is given.
+    Built from a seed (``Deck.from_seed``) or from a script of the cards to deal
+    (``Deck.stacked``, for tests and for replaying a history): the scripted cards
+    come first, in order, and stay first after a reshuffle; dealing a scripted
+    card that is not in the stub raises ``InvalidDeck``.
     """
 
-    __slots__ = ("_cards", "_stream")
+    __slots__ = ("_cards", "_script", "_stream")
 
-    def __init__(self, cards: list[int], stream: Keystream | None) -> None:
+    def __init__(self, cards: list[int], stream: Keystream | None, script: list[int]) -> None:
         self._cards = cards  # top of the deck is the end of the list
         self._stream = stream
+        self._script = script  # scripted cards still to deal, next first
 
     @classmethod
     def from_seed(cls, seed: bytes) -> Deck:
         stream = Keystream(seed)
         cards = list(range(52))
         stream.shuffle(cards)
-        return cls(cards, stream)
+        return cls(cards, stream, [])
 
     @classmethod
     def stacked(cls, order: str | Iterable[int | str]) -> Deck:
-        """A deck whose first dealt cards are ``order`` (then the rest, unshuffled)."""
-        first = parse_cards(order)
-        given = set(first)
-        rest = [c for c in range(52) if c not in given]
-        # The deck deals from the end; the unspecified cards come after, highest index first.
-        return cls(rest + [int(c) for c in reversed(first)], None)
+        """A deck that deals ``order`` first (then the other cards, lowest index first).
+
+        A card may appear twice in a script (dealt, discarded, reshuffled and
+        dealt again), so the script is not checked for duplicates here."""
+        script = [
+            int(c) for c in (parse_cards(order) if isinstance(order, str) else _cards_of(order))
+        ]
+        deck = cls(list(range(51, -1, -1)), None, script)
+        deck._arrange()
+        return deck
+
+    def _arrange(self) -> None:
+        """Put the pending scripted cards that are in the stub on top, in script order."""
+        present = set(self._cards)
+        top: list[int] = []
+        for card in self._script:
+            if card in present:
+                present.discard(card)
+                top.append(card)
+        rest = sorted(present, reverse=True)
+        self._cards = rest + top[::-1]
 
     def __len__(self) -> int:
         return len(self._cards)
@@ -133,6 +149,15 @@ class Deck:
         dealt = cards[-n:]
         del cards[-n:]
         dealt.reverse()
+        script = self._script
+        if script:
+            for card in dealt:
+                if script and card != script[0]:
+                    raise InvalidDeck(
+                        f"the script deals {DECK[script[0]]} next, which is not in the stub"
+                    )
+                if script:
+                    script.pop(0)
         return dealt
 
     def reshuffle(self, extra: Iterable[int]) -> None:
@@ -140,9 +165,10 @@ class Deck:
         cards = sorted([*self._cards, *extra])
         if self._stream is not None:
             self._stream.shuffle(cards)
+            self._cards = cards
         else:
-            cards.reverse()  # stacked decks: deal the lowest card first
-        self._cards = cards
+            self._cards = cards
+            self._arrange()
 
     def peek_all(self) -> tuple[Card, ...]:
         """The stub in dealing order (server-only information)."""
@@ -150,3 +176,7 @@ class Deck:
 
     def __repr__(self) -> str:
         return f"Deck({len(self._cards)} cards: {format_cards(reversed(self._cards))})"
+
+
+def _cards_of(order: Iterable[int | str]) -> list[int]:
+    return [int(c) if isinstance(c, int) else int(parse_card(c)) for c in order]
