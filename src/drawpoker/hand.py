@@ -380,6 +380,10 @@ class Hand:
             return None
         if p.penalized and self.street is Street.POST_DRAW:
             return None  # R26
+        if not any(
+            q is not p and not q.folded and q.wager + q.stack > highest for q in self.players
+        ):
+            return None  # nobody left who could call more
         if (
             self._opening
             and rules.openers_check is OpenersCheck.SERVER
@@ -555,6 +559,7 @@ class Hand:
     def _fold(self, p: _Player) -> None:
         p.folded = True
         self._folded_cards += p.cards
+        p.cards = []
         self._emit(Folded, seat=p.seat)
         self._after_action(p)
 
@@ -703,11 +708,12 @@ class Hand:
 
     def _reshuffle(self, served: _Player | None) -> None:
         """The stub, the burns and every discard except the served player's own;
-        folded hands only with ``reshuffle_folded``."""
+        folded hands only with ``reshuffle_folded``. The discards of a player still
+        owed cards (R23) stay out too, so that nobody ever receives a card they threw."""
         pool = self._discard_pile
         self._discard_pile = []
         for q in self.players:
-            if q is not served:
+            if q is not served and not q.owed:
                 pool += q.discards
                 q.discards = []
         if self.rules.reshuffle_folded:
@@ -884,6 +890,36 @@ class Hand:
             reached_draw=self.reached_draw,
             showdown=self.showdown,
         )
+
+    def check_invariants(self) -> None:
+        """Raise ``AssertionError`` if a chip or a card is out of place, or the turn is wrong.
+
+        Chips: stacks + the middle + rake + carried out = starting stacks + carried in.
+        Cards: hands, own discards, discard pile, folded hands and stub are the 52
+        cards, each once.
+        """
+        players = self.players
+        chips = sum(p.stack for p in players) + self.pot_total + self.rake + self.carried_out
+        start = sum(p.start for p in players) + self.carried_in
+        if chips != start:
+            raise AssertionError(f"chips: {chips} on the table, {start} at the start")
+        places = [*self.deck.peek_all(), *self._discard_pile, *self._folded_cards]
+        for p in players:
+            places += p.cards
+            places += p.discards
+        if sorted(places) != list(range(52)):
+            counts = Counter(places)
+            twice = [c for c, k in counts.items() if k > 1]
+            raise AssertionError(f"cards: {len(places)} placed, twice: {format_cards(twice)}")
+        if self.is_over:
+            if self._to_act is not None:
+                raise AssertionError("a seat is to act in a finished hand")
+            return
+        if self._to_act is None:
+            raise AssertionError(f"nobody to act on the {self.street}")
+        p = players[self._to_act]
+        if p.folded or (p.all_in and self.street is not Street.DRAW):
+            raise AssertionError(f"seat {p.seat} is to act but cannot")
 
     # ------------------------------------------------------------------ events
 
