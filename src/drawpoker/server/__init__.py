@@ -1,0 +1,1 @@
+"""The game server: gateway, table actors, lobby, accounts, ledger, storage."""

@@ -1,0 +1,170 @@
+"""The chip ledger: double-entry transactions that sum to zero.
+
+Ledger accounts are strings: ``player:<id>`` (a player's balance),
+``stack:<table>:<id>`` (chips in front of a player at a table),
+``carry:<table>`` (an Italian pot left on the table), ``house:rake`` and
+``house:bank`` (where free play chips come from; it goes negative). Every
+function takes an open connection and is called inside the caller's database
+transaction, so a ledger move commits together with the record it belongs to
+(a buy-in with its seat, a finished hand with its history).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from sqlalchemy import Connection, func, select
+
+from drawpoker.errors import DrawPokerError
+from drawpoker.server.store import ledger_balances, ledger_entries, ledger_tx
+
+BANK = "house:bank"
+RAKE = "house:rake"
+
+
+class LedgerError(DrawPokerError, ValueError):
+    """A transaction that does not balance, or would overdraw an account."""
+
+
+class InsufficientFunds(LedgerError):
+    pass
+
+
+def player(account_id: int) -> str:
+    return f"player:{account_id}"
+
+
+def stack(table_id: str, account_id: int) -> str:
+    return f"stack:{table_id}:{account_id}"
+
+
+def carry(table_id: str) -> str:
+    return f"carry:{table_id}"
+
+
+def balance(conn: Connection, account: str) -> int:
+    value = conn.execute(
+        select(ledger_balances.c.amount).where(ledger_balances.c.account == account)
+    ).scalar()
+    return int(value or 0)
+
+
+def balances(conn: Connection, prefix: str) -> dict[str, int]:
+    rows = conn.execute(
+        select(ledger_balances.c.account, ledger_balances.c.amount).where(
+            ledger_balances.c.account.like(prefix + "%")
+        )
+    )
+    return {account: int(amount) for account, amount in rows}
+
+
+def post(
+    conn: Connection,
+    kind: str,
+    entries: Iterable[tuple[str, int]],
+    *,
+    ref: str = "",
+    memo: Mapping[str, Any] | None = None,
+    no_overdraft: Iterable[str] = (),
+) -> int:
+    """Write one transaction; return its id. Entries must sum to zero; the
+    accounts in ``no_overdraft`` must not go below zero."""
+    merged: dict[str, int] = {}
+    for account, amount in entries:
+        if type(amount) is not int:
+            raise LedgerError(f"{kind}: amount for {account} is not an integer: {amount!r}")
+        merged[account] = merged.get(account, 0) + amount
+    if sum(merged.values()) != 0:
+        raise LedgerError(f"{kind}: entries sum to {sum(merged.values())}, not 0: {merged}")
+    guarded = set(no_overdraft)
+    for account in guarded:
+        delta = merged.get(account, 0)
+        if delta < 0:
+            have = balance(conn, account)
+            if have + delta < 0:
+                raise InsufficientFunds(
+                    f"{account} holds {have} chips, {-delta} are needed"
+                    if not account.startswith("player:")
+                    else f"your balance is {have} chips, {-delta} are needed"
+                )
+    tx_id = conn.execute(
+        ledger_tx.insert().values(
+            kind=kind,
+            ref=ref,
+            created_at=time.time(),
+            memo=json.dumps(dict(memo or {}), sort_keys=True),
+        )
+    ).inserted_primary_key
+    assert tx_id is not None
+    tid = int(tx_id[0])
+    rows = [{"tx_id": tid, "account": a, "amount": d} for a, d in merged.items() if d]
+    if rows:
+        conn.execute(ledger_entries.insert(), rows)
+    for account, delta in merged.items():
+        if not delta:
+            continue
+        updated = conn.execute(
+            ledger_balances.update()
+            .where(ledger_balances.c.account == account)
+            .values(amount=ledger_balances.c.amount + delta)
+        ).rowcount
+        if not updated:
+            conn.execute(ledger_balances.insert().values(account=account, amount=delta))
+    return tid
+
+
+def transfer(
+    conn: Connection, kind: str, source: str, target: str, amount: int, *, ref: str = ""
+) -> int:
+    """Move ``amount`` chips from ``source`` (which must hold them) to ``target``."""
+    if type(amount) is not int or amount <= 0:
+        raise LedgerError(f"{kind}: the amount must be a positive whole number, not {amount!r}")
+    guard = () if source == BANK else (source,)
+    return post(conn, kind, [(source, -amount), (target, amount)], ref=ref, no_overdraft=guard)
+
+
+def history(conn: Connection, account: str, limit: int = 100) -> list[dict[str, Any]]:
+    """The latest transactions touching ``account``, newest first."""
+    rows = conn.execute(
+        select(
+            ledger_tx.c.id,
+            ledger_tx.c.kind,
+            ledger_tx.c.ref,
+            ledger_tx.c.created_at,
+            ledger_entries.c.amount,
+        )
+        .join(ledger_entries, ledger_entries.c.tx_id == ledger_tx.c.id)
+        .where(ledger_entries.c.account == account)
+        .order_by(ledger_tx.c.id.desc())
+        .limit(limit)
+    )
+    return [
+        {"id": i, "kind": k, "ref": r, "at": at, "amount": int(amount)}
+        for i, k, r, at, amount in rows
+    ]
+
+
+def check_books(conn: Connection) -> None:
+    """Raise unless every transaction sums to zero and the balances match the entries."""
+    bad = conn.execute(
+        select(ledger_entries.c.tx_id)
+        .group_by(ledger_entries.c.tx_id)
+        .having(func.sum(ledger_entries.c.amount) != 0)
+    ).first()
+    if bad is not None:
+        raise LedgerError(f"transaction {bad[0]} does not sum to zero")
+    sums = dict(
+        conn.execute(
+            select(ledger_entries.c.account, func.sum(ledger_entries.c.amount)).group_by(
+                ledger_entries.c.account
+            )
+        ).all()
+    )
+    for account, amount in conn.execute(
+        select(ledger_balances.c.account, ledger_balances.c.amount)
+    ):
+        if int(sums.get(account, 0)) != int(amount):
+            raise LedgerError(f"{account}: balance {amount} but entries sum to {sums.get(account)}")

@@ -1,0 +1,213 @@
+"""Storage: the schema (SQLAlchemy Core), migrations, and a one-thread runner.
+
+SQLite file by default, PostgreSQL by URL (``postgresql://`` is driven by
+psycopg 3). Every write happens on one worker thread, in order, so a table
+actor can ``await store.run(fn, ...)`` without blocking the event loop and
+without two writers racing on SQLite.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any, TypeVar
+
+from sqlalchemy import (
+    BigInteger,
+    Column,
+    Connection,
+    Engine,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    UniqueConstraint,
+    create_engine,
+    event,
+    select,
+)
+
+T = TypeVar("T")
+
+metadata = MetaData()
+
+schema_version = Table(
+    "schema_version",
+    metadata,
+    Column("version", Integer, primary_key=True),
+    Column("applied_at", Float, nullable=False),
+)
+
+accounts = Table(
+    "accounts",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("name", String(32), nullable=False),
+    Column("name_key", String(32), nullable=False, unique=True),  # lower-cased name
+    Column("kind", String(8), nullable=False),  # player, guest, bot
+    Column("password_hash", String(200)),
+    Column("created_at", Float, nullable=False),
+    Column("last_daily", String(10)),  # UTC date of the last free top-up
+)
+
+sessions = Table(
+    "sessions",
+    metadata,
+    Column("token_hash", String(64), primary_key=True),  # SHA-256 of the token
+    Column("account_id", Integer, ForeignKey("accounts.id"), nullable=False),
+    Column("created_at", Float, nullable=False),
+    Column("expires_at", Float, nullable=False),
+)
+
+# Double-entry ledger: a transaction's entries sum to zero; balances are the
+# running sum of entries per ledger account (``player:7``, ``stack:t1:7``,
+# ``house:rake``, ``house:bank``, ``carry:t1``).
+ledger_tx = Table(
+    "ledger_tx",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("kind", String(24), nullable=False),
+    Column("ref", String(64), nullable=False, default=""),
+    Column("created_at", Float, nullable=False),
+    Column("memo", Text, nullable=False, default=""),
+)
+
+ledger_entries = Table(
+    "ledger_entries",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("tx_id", Integer, ForeignKey("ledger_tx.id"), nullable=False),
+    Column("account", String(64), nullable=False),
+    Column("amount", BigInteger, nullable=False),
+    Index("ix_ledger_entries_account", "account"),
+    Index("ix_ledger_entries_tx", "tx_id"),
+)
+
+ledger_balances = Table(
+    "ledger_balances",
+    metadata,
+    Column("account", String(64), primary_key=True),
+    Column("amount", BigInteger, nullable=False),
+)
+
+tables = Table(
+    "tables",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("config", Text, nullable=False),  # JSON
+    Column("hand_number", Integer, nullable=False, default=0),
+)
+
+seats = Table(
+    "seats",
+    metadata,
+    Column("table_id", String(32), ForeignKey("tables.id"), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("account_id", Integer, ForeignKey("accounts.id"), nullable=False),
+    UniqueConstraint("table_id", "account_id", name="uq_seats_table_account"),
+)
+
+hands = Table(
+    "hands",
+    metadata,
+    Column("id", String(48), primary_key=True),
+    Column("table_id", String(32), nullable=False),
+    Column("status", String(12), nullable=False),  # running, finished, cancelled
+    Column("started_at", Float, nullable=False),
+    Column("ended_at", Float),
+    Column("players", Text, nullable=False),  # JSON {seat: [account_id, start stack]}
+    Column("commitment", String(64), nullable=False),
+    Column("seed", String(64), nullable=False),  # secret until the hand is over
+    Column("history", Text),  # JSON events (server view), written at the end
+    Column("pot", BigInteger, nullable=False, default=0),
+    Column("rake", BigInteger, nullable=False, default=0),
+    Index("ix_hands_table_status", "table_id", "status"),
+)
+
+hand_players = Table(
+    "hand_players",
+    metadata,
+    Column("hand_id", String(48), ForeignKey("hands.id"), primary_key=True),
+    Column("account_id", Integer, ForeignKey("accounts.id"), primary_key=True),
+    Column("net", BigInteger, nullable=False, default=0),
+    Index("ix_hand_players_account", "account_id"),
+)
+
+
+def _v1(conn: Connection) -> None:
+    metadata.create_all(conn)
+
+
+# Migrations in order; each runs once inside a transaction.
+MIGRATIONS: tuple[Callable[[Connection], None], ...] = (_v1,)
+
+
+def migrate(engine: Engine) -> int:
+    """Bring the schema up to date; return the version."""
+    with engine.begin() as conn:
+        schema_version.create(conn, checkfirst=True)
+        current = conn.execute(select(schema_version.c.version)).scalars().all()
+        done = max(current, default=0)
+        for number, step in enumerate(MIGRATIONS, start=1):
+            if number > done:
+                step(conn)
+                conn.execute(schema_version.insert().values(version=number, applied_at=time.time()))
+                done = number
+    return done
+
+
+def database_url(url: str | None, data_dir: Path) -> str:
+    """The SQLAlchemy URL: a SQLite file in ``data_dir`` unless a URL is given."""
+    if not url:
+        data_dir.mkdir(parents=True, exist_ok=True)
+        return f"sqlite:///{data_dir / 'drawpoker.db'}"
+    if url.startswith(("postgresql://", "postgres://")):
+        return "postgresql+psycopg://" + url.split("://", 1)[1]
+    return url
+
+
+def make_engine(url: str) -> Engine:
+    if url.startswith("sqlite"):
+        engine = create_engine(url, connect_args={"check_same_thread": False})
+
+        @event.listens_for(engine, "connect")
+        def _pragmas(dbapi_conn: Any, _record: Any) -> None:
+            cur = dbapi_conn.cursor()
+            cur.execute("PRAGMA journal_mode=WAL")
+            cur.execute("PRAGMA synchronous=NORMAL")  # safe against a process crash
+            cur.execute("PRAGMA foreign_keys=ON")
+            cur.close()
+
+        return engine
+    return create_engine(url, pool_pre_ping=True)
+
+
+class Store:
+    """The database plus the single writer thread."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.engine = make_engine(url)
+        self.version = migrate(self.engine)
+        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="store")
+
+    async def run(self, fn: Callable[..., T], *args: Any) -> T:
+        """Run ``fn(conn, *args)`` in one transaction on the writer thread."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._pool, self.call, fn, *args)
+
+    def call(self, fn: Callable[..., T], *args: Any) -> T:
+        """The same, synchronously (start-up, tests)."""
+        with self.engine.begin() as conn:
+            return fn(conn, *args)
+
+    def close(self) -> None:
+        self._pool.shutdown(wait=True)
+        self.engine.dispose()
