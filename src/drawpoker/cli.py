@@ -17,6 +17,7 @@ COMMAND_MODULES = (
     "drawpoker.commands.demo",
     "drawpoker.commands.serve",
     "drawpoker.commands.odds",
+    "drawpoker.commands.match",
 )
 
 
