@@ -590,7 +590,7 @@ class Hand:
             unit = rules.bet_sizes[0 if self.street is Street.PRE_DRAW else 1]
             # R16: an all-in wager of at least half a bet over the highest counts in full;
             # completing a short all-in bet is the round's bet.
-            full = not p.all_in or 2 * increment >= unit or to >= unit
+            full = not p.all_in or 2 * increment >= unit or (first_bet and to >= unit)
         else:
             full = increment >= self._min_raise
         self._highest = to

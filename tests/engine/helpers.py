@@ -76,4 +76,28 @@ def stacked(rules: Rules, stacks: dict[int, int], button: int, cards: str, **kw:
     return Hand(rules, stacks, button, deck=Deck.stacked(cards), **kw)  # type: ignore[arg-type]
 
 
-__all__ = ["FL", "NL", "PL", "kinds", "legal_of", "play", "random_action", "six", "stacked"]
+__all__ = [
+    "FL",
+    "NL",
+    "PL",
+    "dealt",
+    "kinds",
+    "legal_of",
+    "play",
+    "random_action",
+    "six",
+    "stacked",
+]
+
+
+def dealt(rules: Rules, hands: dict[int, str], button: int, draws: str = "") -> Hand:
+    """A hand whose players hold ``hands`` (seat -> five cards) and whose draws
+    receive ``draws`` in order; every stack is 500."""
+    from drawpoker.cards import parse_cards
+
+    n = rules.max_seats
+    order = sorted(hands, key=lambda seat: (seat - button - 1) % n)
+    parsed = {seat: parse_cards(cards) for seat, cards in hands.items()}
+    script = [parsed[seat][k] for k in range(5) for seat in order]
+    script += list(parse_cards(draws))
+    return Hand(rules, dict.fromkeys(hands, 500), button, deck=Deck.stacked(script))
