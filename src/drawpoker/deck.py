@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 
 from drawpoker.cards import DECK, Card, format_cards, parse_card, parse_cards
 from drawpoker.errors import InvalidDeck
@@ -139,16 +139,28 @@ class Deck:
     def __len__(self) -> int:
         return len(self._cards)
 
-    def deal(self, n: int) -> list[int]:
-        """Take ``n`` cards from the top, in dealing order."""
-        if n > len(self._cards):
-            raise InvalidDeck(f"cannot deal {n} cards from a stub of {len(self._cards)}")
+    def deal(self, n: int, skip: Collection[int] = ()) -> list[int]:
+        """Take ``n`` cards from the top, in dealing order.
+
+        Cards in ``skip`` (the served player's own discards) are passed over and
+        stay in the stub, in their places."""
+        cards = self._cards
+        available = len(cards) - sum(1 for c in cards if c in skip) if skip else len(cards)
+        if n > available:
+            raise InvalidDeck(f"cannot deal {n} cards from a stub of {available}")
         if n <= 0:
             return []
-        cards = self._cards
-        dealt = cards[-n:]
-        del cards[-n:]
-        dealt.reverse()
+        if skip:
+            dealt: list[int] = []
+            i = len(cards) - 1
+            while len(dealt) < n:
+                if cards[i] not in skip:
+                    dealt.append(cards.pop(i))
+                i -= 1
+        else:
+            dealt = cards[-n:]
+            del cards[-n:]
+            dealt.reverse()
         script = self._script
         if script:
             for card in dealt:

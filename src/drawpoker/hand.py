@@ -81,6 +81,7 @@ class _Player:
         "seat",
         "stack",
         "start",
+        "thrown",
         "wager",
     )
 
@@ -94,6 +95,7 @@ class _Player:
         self.cards: list[int] = []
         self.original: tuple[int, ...] = ()
         self.discards: list[int] = []  # own discards not yet reshuffled
+        self.thrown: set[int] = set()  # every card this player discarded
         self.drew: int | None = None  # cards discarded in the draw; None: not yet
         self.owed = 0  # replacements still due after the others draw (R23)
         self.folded = False
@@ -676,6 +678,7 @@ class Hand:
             thrown = set(cards)
             p.cards = [c for c in p.cards if c not in thrown]
             p.discards += cards
+            p.thrown.update(cards)
             p.drew = k
             now = min(k, rules.max_consecutive_draw)
             p.owed = k - now
@@ -700,20 +703,26 @@ class Hand:
         self._emit(CardsReceived, visible_to=p.seat, seat=p.seat, cards=tuple(new))
 
     def _take(self, count: int, served: _Player | None) -> list[int]:
-        """Deal ``count`` cards, reshuffling first if the stub cannot cover them (R24)."""
+        """Deal ``count`` cards, reshuffling first if the stub cannot cover them (R24).
+
+        The served player's own discards can be in the stub only if a reshuffle
+        for another player took them in while this player waited for deferred
+        cards (R23); they are passed over, so nobody receives a card they threw."""
+        own = served.thrown if served is not None else ()
         usable = len(self.deck) - (1 if self.rules.protect_last_card else 0)
+        if own:
+            usable -= sum(1 for c in self.deck.peek_all() if c in own)
         if usable < count:
             self._reshuffle(served)
-        return self.deck.deal(count)
+        return self.deck.deal(count, skip=own)
 
     def _reshuffle(self, served: _Player | None) -> None:
         """The stub, the burns and every discard except the served player's own;
-        folded hands only with ``reshuffle_folded``. The discards of a player still
-        owed cards (R23) stay out too, so that nobody ever receives a card they threw."""
+        folded hands only with ``reshuffle_folded``."""
         pool = self._discard_pile
         self._discard_pile = []
         for q in self.players:
-            if q is not served and not q.owed:
+            if q is not served:
                 pool += q.discards
                 q.discards = []
         if self.rules.reshuffle_folded:

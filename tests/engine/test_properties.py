@@ -7,6 +7,7 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from drawpoker.actions import Action
 from drawpoker.events import CardsReceived, DiscardedCards, Event
 from drawpoker.hand import Hand
 from drawpoker.rules import Rules
@@ -90,24 +91,35 @@ def test_random_play_keeps_every_invariant(
         assert result.rake == 0
 
 
-@settings(max_examples=100, deadline=None)
-@given(st.integers(0, 2**32))
-def test_reshuffle_heavy_eight_handed_draws(seed: int) -> None:
-    """Eight players who all draw five force reshuffles; nobody gets their own discard."""
+@settings(max_examples=150, deadline=None)
+@given(st.integers(0, 2**32), st.integers(1, 5), st.booleans(), st.booleans())
+def test_reshuffle_heavy_eight_handed_draws(
+    seed: int, max_consecutive_draw: int, italian: bool, protect_last_card: bool
+) -> None:
+    """Eight players who all draw five force reshuffles and, with deferred
+    deliveries, reshuffles between a player's two deliveries; nobody ever gets
+    their own discard and the stub never runs dry."""
     rng = random.Random(seed)
-    rules = Rules.online(structure="fixed-limit", max_seats=8)
+    options = {"max_seats": 8, "max_consecutive_draw": max_consecutive_draw}
+    rules = (
+        Rules.italian(**options, openers_check="showdown")
+        if italian
+        else Rules.online(structure="fixed-limit", protect_last_card=protect_last_card, **options)
+    )
     hand = Hand(rules, dict.fromkeys(range(1, 9), 100), rng.randint(1, 8), seed=rng.randbytes(32))
     while hand.street == "pre-draw":
         legal = hand.legal_actions()
         assert legal is not None
-        hand.act(
-            random_action(legal, rng, timeout_rate=0)
-            if not legal.call
-            else type(random_action(legal, rng))(legal.seat, "call")
-        )
+        if legal.call:
+            hand.act(Action.call(legal.seat))
+        elif legal.max_to and italian:
+            hand.act(Action.bet(legal.seat, legal.min_to))  # somebody opens
+        else:
+            hand.act(Action.check(legal.seat))
     while hand.street == "draw":
         legal = hand.legal_actions()
         assert legal is not None
-        hand.act(type(random_action(legal, rng))(legal.seat, "draw", 0, legal.hand))
+        hand.act(Action.draw(legal.seat, legal.hand))
         hand.check_invariants()
+    assert hand.reshuffles >= 1
     check_event_stream(hand.events, 1)
