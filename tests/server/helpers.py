@@ -1,0 +1,213 @@
+"""Helpers for the server tests: a real ``drawpoker serve`` process and websocket clients."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import httpx
+import websockets
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+def table(
+    table_id: str,
+    *,
+    seats: int = 6,
+    bots: int = 0,
+    action_time: float = 3.0,
+    draw_time: int = 2,
+    think: tuple[float, float] = (0.02, 0.05),
+    structure: str = "no-limit",
+    **extra: Any,
+) -> dict[str, Any]:
+    rules = {
+        "preset": "online",
+        "structure": structure,
+        "small_blind": 1,
+        "big_blind": 2,
+        "max_seats": seats,
+        "draw_time_s": draw_time,
+    }
+    return {
+        "id": table_id,
+        "name": f"test {table_id}",
+        "rules": rules,
+        "min_buy_in": 40,
+        "max_buy_in": 400,
+        "action_time_s": action_time,
+        "time_bank_s": 0.0,
+        "disconnect_grace_s": 30.0,
+        "between_hands_s": 0.2,
+        "bots": bots,
+        "bot_think_s": list(think),
+        **extra,
+    }
+
+
+class Server:
+    """``drawpoker serve`` in a subprocess on a free port; stopped by PID."""
+
+    def __init__(self, tmp: Path, database: str | None, tables: list[dict[str, Any]]) -> None:
+        self.tmp = tmp
+        self.database = database
+        self.room = tmp / "room.json"
+        self.room.write_text(json.dumps({"tables": tables}))
+        self.port = free_port()
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.log = tmp / f"server-{self.port}.log"
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws_url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}/ws"
+
+    def start(self) -> Server:
+        cmd = [sys.executable, "-m", "drawpoker.cli", "serve", "--port", str(self.port)]
+        cmd += ["--data-dir", str(self.tmp / "data"), "--room", str(self.room)]
+        if self.database:
+            cmd += ["--database", self.database]
+        with self.log.open("ab") as out:
+            self.proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, cwd=ROOT)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"server exited: {self.log.read_text()[-3000:]}")
+            try:
+                if httpx.get(self.url + "/health", timeout=1).status_code == 200:
+                    return self
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.1)
+        raise RuntimeError("server did not start: " + self.log.read_text()[-3000:])
+
+    def kill(self) -> None:
+        """SIGKILL: a crash."""
+        assert self.proc is not None
+        os.kill(self.proc.pid, signal.SIGKILL)
+        self.proc.wait()
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            os.kill(self.proc.pid, signal.SIGTERM)
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                os.kill(self.proc.pid, signal.SIGKILL)
+                self.proc.wait()
+
+    def guest(self) -> dict[str, Any]:
+        data: dict[str, Any] = httpx.post(self.url + "/api/guest", timeout=10).json()
+        return data
+
+    def me(self, token: str) -> dict[str, Any]:
+        data: dict[str, Any] = httpx.get(
+            self.url + "/api/me", cookies={"dp_session": token}, timeout=10
+        ).json()
+        return data
+
+    def table(self, table_id: str) -> dict[str, Any]:
+        data: dict[str, Any] = httpx.get(self.url + f"/api/tables/{table_id}", timeout=10).json()
+        return data
+
+
+class Client:
+    """A websocket client that records every frame it receives."""
+
+    def __init__(self, server: Server, token: str | None = None, name: str = "") -> None:
+        self.server = server
+        self.token = token
+        self.name = name
+        self.frames: list[dict[str, Any]] = []
+        self.raw: list[str] = []
+        self.ws: Any = None
+        self._reader: asyncio.Task[None] | None = None
+        self._new = asyncio.Event()
+        self.seat: dict[str, int] = {}  # table -> my seat
+        self.counter = 0
+
+    async def connect(self) -> Client:
+        url = self.server.ws_url + (f"?token={self.token}" if self.token else "")
+        self.ws = await websockets.connect(url, max_size=None)
+        self._reader = asyncio.create_task(self._read())
+        await self.wait(lambda f: f["type"] == "welcome")
+        return self
+
+    async def _read(self) -> None:
+        try:
+            async for text in self.ws:
+                self.raw.append(text)
+                self.frames.append(json.loads(text))
+                self._new.set()
+        except websockets.ConnectionClosed:
+            pass
+        finally:
+            self._new.set()
+
+    async def close(self) -> None:
+        if self.ws is not None:
+            await self.ws.close()
+        if self._reader is not None:
+            await self._reader
+
+    async def send(self, message: dict[str, Any] | str) -> str:
+        self.counter += 1
+        ref = f"m{self.counter}"
+        if isinstance(message, dict):
+            message = json.dumps({"id": ref, **message})
+        await self.ws.send(message)
+        return ref
+
+    async def wait(
+        self, pred: Callable[[dict[str, Any]], bool], timeout: float = 10.0, start: int = 0
+    ) -> dict[str, Any]:
+        deadline = time.monotonic() + timeout
+        seen = start
+        while True:
+            for frame in self.frames[seen:]:
+                if pred(frame):
+                    return frame
+            seen = len(self.frames)
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise TimeoutError(f"{self.name}: no matching frame; last: {self.frames[-5:]}")
+            self._new.clear()
+            try:
+                await asyncio.wait_for(self._new.wait(), remaining)
+            except TimeoutError:
+                pass
+
+    async def request(self, message: dict[str, Any], timeout: float = 10.0) -> dict[str, Any]:
+        """Send and wait for the ``ok`` or ``error`` that answers it."""
+        mark = len(self.frames)
+        ref = await self.send(message)
+        return await self.wait(
+            lambda f: f["type"] in ("ok", "error") and f.get("ref") == ref, timeout, start=mark
+        )
+
+    def events(self, table: str | None = None) -> list[dict[str, Any]]:
+        return [
+            f["event"]
+            for f in self.frames
+            if f["type"] == "event" and (table is None or f["table"] == table)
+        ]
