@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import signal
@@ -192,10 +193,8 @@ class Client:
             if remaining <= 0:
                 raise TimeoutError(f"{self.name}: no matching frame; last: {self.frames[-5:]}")
             self._new.clear()
-            try:
+            with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._new.wait(), remaining)
-            except TimeoutError:
-                pass
 
     async def request(self, message: dict[str, Any], timeout: float = 10.0) -> dict[str, Any]:
         """Send and wait for the ``ok`` or ``error`` that answers it."""

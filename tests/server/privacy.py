@@ -38,11 +38,11 @@ def check_frames(frames: list[dict[str, Any]], raw: list[str], seat: int | None)
             current = event["hand_id"]
             commitments[current] = event["commitment"]
         elif kind in PRIVATE:
-            assert seat is not None and event["seat"] == seat, (
-                f"{kind} of seat {event['seat']} reached seat {seat}"
-            )
+            assert seat is not None, f"{kind} reached a spectator"
+            assert event["seat"] == seat, f"{kind} of seat {event['seat']} reached seat {seat}"
         elif kind == "Legal":
-            assert seat is not None and event["legal"]["seat"] == seat
+            assert seat is not None
+            assert event["legal"]["seat"] == seat
         elif kind == "DeckRevealed":
             seed = event["seed"]
             assert hashlib.sha256(bytes.fromhex(seed)).hexdigest() == commitments[current]

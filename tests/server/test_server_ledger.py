@@ -63,7 +63,8 @@ def test_names_and_passwords_are_validated(store: Store) -> None:
     with pytest.raises(auth.AuthError, match="taken"):
         store.call(auth.register, "alice", auth.hash_password("whatever12"))
     found = store.call(auth.password_hash_of, "ALICE")
-    assert found is not None and found[0] == account
+    assert found is not None
+    assert found[0] == account
     assert auth.verify_password(found[1], "correct horse")
     assert not auth.verify_password(found[1], "wrong horse")
     assert found[1].startswith("$argon2")

@@ -9,6 +9,7 @@ checked for privacy, and the chips are counted.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from pathlib import Path
 
 import pytest
@@ -26,10 +27,8 @@ async def play(client: Client, table_id: str, stop: asyncio.Event, skip: dict[st
     seen = 0
     hands = 0
     while not stop.is_set():
-        try:
+        with contextlib.suppress(TimeoutError):
             await client.wait(lambda f: False, timeout=0.05, start=seen)
-        except TimeoutError:
-            pass
         frames = client.frames[seen:]
         seen += len(frames)
         for f in frames:
@@ -112,7 +111,8 @@ async def _play_six(server: Server) -> None:
     for p in players:
         check_frames(p.frames, p.raw, p.seat["t6"])
         mine = [e for e in p.events("t6") if e["type"] == "CardsReceived"]
-        assert mine and all(e["seat"] == p.seat["t6"] for e in mine)
+        assert mine
+        assert all(e["seat"] == p.seat["t6"] for e in mine)
     check_frames(spectator.frames, spectator.raw, None)
     await asyncio.gather(*(c.close() for c in [*players, spectator]))
     # Chips: no rake at this table, and a seat's stack changes only when a hand ends,
