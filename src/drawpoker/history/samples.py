@@ -1,0 +1,66 @@
+"""Random hands played to the end (or stopped midway), for tests, benchmarks and demos.
+
+Randomness comes in as a ``random.Random``; seeds for the deck are drawn from it, so
+the same generator state gives the same hands.
+"""
+
+from __future__ import annotations
+
+import random
+
+from drawpoker.actions import Action, LegalActions
+from drawpoker.hand import Hand
+from drawpoker.rules import Rules
+
+
+def random_action(
+    legal: LegalActions, rng: random.Random, *, timeout_rate: float = 0.02, big_draws: bool = False
+) -> Action:
+    """A random legal action; ``big_draws`` favours discarding many cards (reshuffles)."""
+    seat = legal.seat
+    if rng.random() < timeout_rate:
+        return Action.timeout(seat)
+    if legal.draw:
+        choices = (3, 4, 5, 5, 5) if big_draws else (0, 0, 1, 2, 3, 3, 4, 5)
+        k = min(rng.choice(choices), legal.max_discard)
+        return Action.draw(seat, tuple(rng.sample(legal.hand, k)))
+    options: list[Action] = []
+    if legal.fold and not legal.check:
+        options.append(Action.fold(seat))
+    if legal.check:
+        options += [Action.check(seat)] * 3
+    if legal.call:
+        options += [Action.call(seat)] * 3
+    if legal.max_to:
+        low, high = legal.min_to, legal.max_to
+        options.append(Action.bet(seat, rng.choice((low, low, high, rng.randint(low, high)))))
+    return rng.choice(options)
+
+
+def random_hand(
+    rules: Rules,
+    rng: random.Random,
+    *,
+    players: int | None = None,
+    stop_after: int | None = None,
+    big_draws: bool | None = None,
+    hand_id: str = "",
+    carried_pot: int = 0,
+    timeout_rate: float = 0.02,
+) -> Hand:
+    """Seat 2 to ``max_seats`` players on random seats with random stacks and play."""
+    n = players or rng.randint(2, rules.max_seats)
+    seats = sorted(rng.sample(range(1, rules.max_seats + 1), n))
+    unit = rules.bet_sizes[1] if rules.is_fixed_limit else max(rules.big_blind, rules.invito)
+    stacks = {s: rng.randint(unit * 2, unit * rng.choice((5, 20, 60, 150))) for s in seats}
+    button = rng.choice(seats)
+    seed = rng.getrandbits(256).to_bytes(32, "big")
+    hand = Hand(rules, stacks, button, seed=seed, hand_id=hand_id, carried_pot=carried_pot)
+    draws = rng.random() < 0.3 if big_draws is None else big_draws
+    steps = 0
+    while not hand.is_over and (stop_after is None or steps < stop_after):
+        legal = hand.legal_actions()
+        assert legal is not None
+        hand.act(random_action(legal, rng, timeout_rate=timeout_rate, big_draws=draws))
+        steps += 1
+    return hand
