@@ -18,6 +18,9 @@ COMMAND_MODULES = (
     "drawpoker.commands.serve",
     "drawpoker.commands.odds",
     "drawpoker.commands.match",
+    "drawpoker.commands.replay",
+    "drawpoker.commands.convert",
+    "drawpoker.commands.verify",
 )
 
 

@@ -36,4 +36,4 @@ class HandInfo:
     tournament: Tournament | None = None
 
     def name(self, seat: int) -> str:
-        return self.names.get(seat) or f"Seat {seat}"
+        return self.names.get(seat) or f"Player{seat}"

@@ -148,7 +148,7 @@ def write(
     assert isinstance(started, HandStarted)
     lines = [
         header(hand, info),
-        f"Table '{info.table}' {rules.max_seats}-max Seat #{hand.button} is the button",
+        f"Table '{info.table or 'drawpoker'}' {rules.max_seats}-max Seat #{hand.button} is the button",
     ]
     for seat, stack in started.stacks:
         lines.append(f"Seat {seat}: {name[seat]} ({sym}{stack} in chips)")

@@ -219,6 +219,7 @@ def replay(
 def _step(
     hand: Hand, text: str, n: int, seats: list[int], owed: dict[int, list[int]], dealing: bool
 ) -> bool:
+    source = "the seed" if hand.seed is not None else "the deck"
     body, _, note = text.partition("#")
     words = body.split()
     if not words:
@@ -232,16 +233,14 @@ def _step(
         if dealing:
             have = hand.players[k - 1].original
             if sorted(cards) != sorted(have):
-                raise ValueError(
-                    f"the deck deals p{k} {format_cards(have)}, not {format_cards(cards)}"
-                )
+                raise ValueError(_disagree(source, k, have, cards))
             return True
         due = owed.get(k, [])
         if len(cards) > len(due):
             raise ValueError(f"p{k} is due {len(due)} more cards, not {len(cards)}")
         got = due[: len(cards)]
         if sorted(got) != sorted(cards):
-            raise ValueError(f"the deck deals p{k} {format_cards(got)}, not {format_cards(cards)}")
+            raise ValueError(_disagree(source, k, got, cards))
         del due[: len(cards)]
         return False
     k = _player(words[0], n)
@@ -296,6 +295,15 @@ def _step(
             if type(e) is CardsReceived:
                 owed.setdefault(seats.index(e.seat) + 1, []).extend(e.cards)
     return False
+
+
+def _disagree(source: str, k: int, dealt: Any, written: Any) -> str:
+    extra = [c for c in written if c not in dealt]
+    missing = [c for c in dealt if c not in written]
+    return (
+        f"{source} deals p{k} {format_cards(dealt)}, the history says {format_cards(written)}"
+        f" ({format_cards(extra)} instead of {format_cards(missing)})"
+    )
 
 
 def _check_bet(hand: Hand, legal: LegalActions, amount: int) -> None:
