@@ -34,6 +34,7 @@ class HandInfo:
     currency: str = ""  # "USD"
     currency_symbol: str = ""  # "$"
     tournament: Tournament | None = None
+    commitment: str = ""  # the deck commitment, when the hand was rebuilt without its seed
 
     def name(self, seat: int) -> str:
         return self.names.get(seat) or f"Player{seat}"

@@ -106,7 +106,7 @@ def rules_table(rules: Rules) -> str:
     parts = [
         f"{f.name} = {_toml_value(getattr(rules, f.name))}"
         for f in fields(rules)
-        if f.name not in _RULES_SKIPPED
+        if f.init and f.name not in _RULES_SKIPPED
     ]
     return "{" + ", ".join(parts) + "}"
 
@@ -371,8 +371,9 @@ def _lines(hand: Hand, info: HandInfo) -> list[str]:
         lines.append(f"_posts = [{posts}]")
     if started.carried_pot:
         lines.append(f"_carried_in = {started.carried_pot}")
-    if started.commitment:
-        lines.append(f"_commitment = '{started.commitment}'")
+    commitment = started.commitment or info.commitment
+    if commitment:
+        lines.append(f"_commitment = {toml_str(commitment)}")
     if isinstance(ended, HandEnded):
         lines.append(f"_rake = {ended.rake}")
         if ended.carried_pot:

@@ -109,6 +109,7 @@ def info_from(data: Mapping[str, Any], seats: list[int]) -> HandInfo:
         currency=str(data.get("currency", "")),
         currency_symbol=str(data.get("currency_symbol", "")),
         tournament=Tournament(**tour) if isinstance(tour, dict) else None,
+        commitment=str(data.get("_commitment", "")),
     )
 
 
