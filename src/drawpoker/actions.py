@@ -29,22 +29,25 @@ class Action:
     def __post_init__(self) -> None:
         if type(self.seat) is not int:
             raise InvalidAction(f"seat must be an integer, not {self.seat!r}")
-        try:
-            object.__setattr__(self, "kind", ActionKind(self.kind))
-        except ValueError:
-            kinds = ", ".join(k.value for k in ActionKind)
-            raise InvalidAction(f"unknown action {self.kind!r} (one of {kinds})") from None
+        if type(self.kind) is not ActionKind:
+            try:
+                object.__setattr__(self, "kind", ActionKind(self.kind))
+            except ValueError:
+                kinds = ", ".join(k.value for k in ActionKind)
+                raise InvalidAction(f"unknown action {self.kind!r} (one of {kinds})") from None
         if type(self.amount) is not int:
             raise InvalidAction(f"amount must be a whole number of chips, not {self.amount!r}")
         if self.amount < 0:
             raise InvalidAction(f"amount must not be negative, got {self.amount}")
-        if self.kind is ActionKind.BET and self.amount == 0:
-            raise InvalidAction("a bet or raise needs the amount to bet or raise to")
-        if self.kind is not ActionKind.BET and self.amount:
+        if self.kind is ActionKind.BET:
+            if self.amount == 0:
+                raise InvalidAction("a bet or raise needs the amount to bet or raise to")
+        elif self.amount:
             raise InvalidAction(f"{self.kind} takes no amount (call amounts are implied)")
-        if self.cards and self.kind is not ActionKind.DRAW:
-            raise InvalidAction(f"{self.kind} takes no cards")
-        object.__setattr__(self, "cards", parse_cards(self.cards))
+        if self.cards:
+            if self.kind is not ActionKind.DRAW:
+                raise InvalidAction(f"{self.kind} takes no cards")
+            object.__setattr__(self, "cards", parse_cards(self.cards))
 
     @classmethod
     def fold(cls, seat: int) -> Action:

@@ -15,6 +15,7 @@ from drawpoker.errors import DrawPokerError
 COMMAND_MODULES = (
     "drawpoker.commands.eval",
     "drawpoker.commands.demo",
+    "drawpoker.commands.simulate",
     "drawpoker.commands.serve",
     "drawpoker.commands.odds",
     "drawpoker.commands.match",

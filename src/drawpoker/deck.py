@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+import struct
 from collections.abc import Collection, Iterable
 
 from drawpoker.cards import DECK, Card, format_cards, parse_card, parse_cards
@@ -30,6 +31,7 @@ from drawpoker.errors import InvalidDeck
 
 SEED_BYTES = 32
 _UINT32 = 1 << 32
+_WORDS = struct.Struct(">64I")
 
 
 def new_seed() -> bytes:
@@ -49,44 +51,55 @@ def check_seed(seed: bytes) -> bytes:
 
 
 class Keystream:
-    """Uniform integers from ``SHA-256(seed || counter)`` blocks."""
+    """Uniform integers from ``SHA-256(seed || counter)`` blocks, read as big-endian
+    32-bit words in order."""
 
-    __slots__ = ("_buffer", "_counter", "_pos", "_seed")
+    __slots__ = ("_counter", "_pos", "_seed", "_words")
 
     def __init__(self, seed: bytes) -> None:
         self._seed = check_seed(seed)
         self._counter = 0
-        self._buffer = b""
+        self._words: tuple[int, ...] = ()
         self._pos = 0
 
-    def _next_u32(self) -> int:
-        if self._pos + 4 > len(self._buffer):
-            blocks = []
-            for _ in range(8):  # 256 bytes at a time
-                blocks.append(
-                    hashlib.sha256(self._seed + self._counter.to_bytes(8, "big")).digest()
-                )
-                self._counter += 1
-            self._buffer = self._buffer[self._pos :] + b"".join(blocks)
-            self._pos = 0
-        value = int.from_bytes(self._buffer[self._pos : self._pos + 4], "big")
-        self._pos += 4
-        return value
+    def _refill(self) -> None:
+        """The next 8 blocks (64 words); the words of a block never straddle a refill."""
+        seed, counter = self._seed, self._counter
+        data = b"".join(
+            hashlib.sha256(seed + (counter + i).to_bytes(8, "big")).digest() for i in range(8)
+        )
+        self._counter = counter + 8
+        self._words = _WORDS.unpack(data)
+        self._pos = 0
 
     def below(self, n: int) -> int:
         """A uniform integer in ``[0, n)``, ``1 <= n <= 2**32``."""
         limit = _UINT32 - _UINT32 % n
         while True:
-            x = self._next_u32()
+            if self._pos == len(self._words):
+                self._refill()
+            x = self._words[self._pos]
+            self._pos += 1
             if x < limit:
                 return x % n
 
     def shuffle(self, items: list[int]) -> None:
-        """Fisher–Yates in place, from the top of the list down."""
-        below = self.below
+        """Fisher–Yates in place, from the top of the list down (``below`` inlined)."""
+        words, pos = self._words, self._pos
         for i in range(len(items) - 1, 0, -1):
-            j = below(i + 1)
+            n = i + 1
+            limit = _UINT32 - _UINT32 % n
+            while True:
+                if pos == len(words):
+                    self._refill()
+                    words, pos = self._words, 0
+                x = words[pos]
+                pos += 1
+                if x < limit:
+                    break
+            j = x % n
             items[i], items[j] = items[j], items[i]
+        self._words, self._pos = words, pos
 
 
 class Deck:

@@ -170,6 +170,7 @@ class Hand:
         self.reshuffles = 0
         self._awards: list[tuple[int, tuple[tuple[int, int], ...]]] = []
         self._second_round_played = False
+        self._legal: LegalActions | None = None  # cached until the next action
         self._explicit_posts = self._check_posts(posts)
         self._start()
 
@@ -332,6 +333,11 @@ class Hand:
 
     def legal_actions(self) -> LegalActions | None:
         """What the player to act may do, with exact amounts; None when the hand is over."""
+        if self._legal is None:
+            self._legal = self._compute_legal_actions()
+        return self._legal
+
+    def _compute_legal_actions(self) -> LegalActions | None:
         if self._to_act is None:
             return None
         p = self.players[self._to_act]
@@ -409,13 +415,13 @@ class Hand:
         pot = self.pot_total
         if highest == 0:
             low = rules.min_bet
-            high = pot if rules.structure.value == "pot-limit" else all_in_to
+            high = pot if rules.is_pot_limit else all_in_to
         else:
             low = highest + self._min_raise
             to_call = highest - p.wager
             if rules.is_italian:  # R39
                 high = highest + rules.raise_pot_multiple * (pot + to_call)
-            elif rules.structure.value == "pot-limit":  # R18
+            elif rules.is_pot_limit:  # R18
                 high = highest + pot + to_call
             else:
                 high = all_in_to
@@ -487,6 +493,7 @@ class Hand:
     def act(self, action: Action) -> list[Event]:
         """Apply a legal action; return the events it caused."""
         self.validate(action)
+        self._legal = None
         start = len(self._events)
         p = self.players[self._to_act]  # type: ignore[index]
         kind = action.kind
@@ -697,18 +704,18 @@ class Hand:
         self._begin_second_round()
 
     def _deliver(self, p: _Player, count: int, deferred: bool) -> None:
-        new = self._take(count, p)
+        new = self._take(count, p, deferred)
         p.cards += new
         self._emit(CardsDelivered, seat=p.seat, count=count, deferred=deferred)
         self._emit(CardsReceived, visible_to=p.seat, seat=p.seat, cards=tuple(new))
 
-    def _take(self, count: int, served: _Player | None) -> list[int]:
+    def _take(self, count: int, served: _Player | None, deferred: bool = False) -> list[int]:
         """Deal ``count`` cards, reshuffling first if the stub cannot cover them (R24).
 
         The served player's own discards can be in the stub only if a reshuffle
         for another player took them in while this player waited for deferred
         cards (R23); they are passed over, so nobody receives a card they threw."""
-        own = served.thrown if served is not None else ()
+        own = served.thrown if served is not None and deferred and self.reshuffles else ()
         usable = len(self.deck) - (1 if self.rules.protect_last_card else 0)
         if own:
             usable -= sum(1 for c in self.deck.peek_all() if c in own)

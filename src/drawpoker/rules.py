@@ -84,11 +84,30 @@ class Rules:
     raise_pot_multiple: int = 2
     checked_pot_stays: bool = True
     openers_check: OpenersCheck = OpenersCheck.SERVER
-    # Derived, set in __post_init__.
-    openers_rank: int = field(init=False, default=9, compare=False)
+    # Derived in __post_init__ (read on hot paths, so plain attributes).
+    openers_rank: int = field(init=False, default=9, compare=False, repr=False)
+    is_italian: bool = field(init=False, default=False, compare=False, repr=False)
+    is_fixed_limit: bool = field(init=False, default=False, compare=False, repr=False)
+    is_pot_limit: bool = field(init=False, default=False, compare=False, repr=False)
+    bet_sizes: tuple[int, int] = field(init=False, default=(0, 0), compare=False, repr=False)
+    """Fixed limit: (small bet, big bet)."""
+    min_bet: int = field(init=False, default=0, compare=False, repr=False)
+    """The smallest opening bet of a round in pot and no limit (R17, R39)."""
 
     def __post_init__(self) -> None:
         _coerce_enums(self)
+        derived = {
+            "is_italian": self.preset is Preset.ITALIAN,
+            "is_fixed_limit": self.structure is Structure.FIXED_LIMIT,
+            "is_pot_limit": self.structure is Structure.POT_LIMIT,
+            "bet_sizes": (
+                self.small_bet or self.big_blind,
+                self.big_bet or 2 * (self.small_bet or self.big_blind),
+            ),
+            "min_bet": self.invito if self.preset is Preset.ITALIAN else self.big_blind,
+        }
+        for name, value in derived.items():
+            object.__setattr__(self, name, value)
         self._validate()
 
     @classmethod
@@ -111,25 +130,6 @@ class Rules:
 
     def replace(self, **changes: Any) -> Rules:
         return replace(self, **changes)
-
-    @property
-    def is_italian(self) -> bool:
-        return self.preset is Preset.ITALIAN
-
-    @property
-    def is_fixed_limit(self) -> bool:
-        return self.structure is Structure.FIXED_LIMIT
-
-    @property
-    def bet_sizes(self) -> tuple[int, int]:
-        """Fixed limit: (small bet, big bet)."""
-        small = self.small_bet or self.big_blind
-        return small, self.big_bet or 2 * small
-
-    @property
-    def min_bet(self) -> int:
-        """The smallest opening bet of a round in pot and no limit (R17, R39)."""
-        return self.invito if self.is_italian else self.big_blind
 
     def rake_cap(self, players_dealt: int) -> int | None:
         """R36: the cap for a hand with this many players dealt in (None: no cap)."""

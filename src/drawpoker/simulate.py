@@ -1,0 +1,91 @@
+"""Random legal play, many hands in a row: the engine's stress run (``drawpoker simulate``).
+
+Pure: randomness comes from the ``random.Random`` instance given (seeded by the
+caller), deck seeds are derived from it.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from drawpoker.actions import Action, LegalActions
+from drawpoker.hand import Hand
+from drawpoker.rules import Rules
+
+
+def random_action(legal: LegalActions, rng: random.Random, timeout_rate: float = 0.0) -> Action:
+    """A uniformly random choice among fold, check or call, and a bet of a random size;
+    in the draw, a random number of random cards."""
+    seat = legal.seat
+    if timeout_rate and rng.random() < timeout_rate:
+        return Action.timeout(seat)
+    if legal.draw:
+        count = rng.randint(0, legal.max_discard)
+        return Action.draw(seat, tuple(rng.sample(legal.hand, count)))
+    choices = []
+    if legal.fold and not legal.check:
+        choices.append(Action.fold(seat))
+    choices.append(Action.check(seat) if legal.check else Action.call(seat))
+    if legal.max_to:
+        choices.append(Action.bet(seat, rng.randint(legal.min_to, legal.max_to)))
+    return rng.choice(choices)
+
+
+@dataclass
+class Summary:
+    hands: int = 0
+    actions: int = 0
+    showdowns: int = 0
+    reshuffles: int = 0
+    carried_pots: int = 0
+    rake: int = 0
+    uncontested: int = 0
+    timeouts: int = 0
+    stacks: dict[int, int] = field(default_factory=dict)
+
+
+def simulate(
+    rules: Rules,
+    players: int,
+    hands: int,
+    rng: random.Random,
+    *,
+    stack: int = 200,
+    check_invariants: bool = True,
+    timeout_rate: float = 0.02,
+    progress: Callable[[int], None] | None = None,
+) -> Summary:
+    """Play ``hands`` hands at one table; a busted player rebuys to ``stack``."""
+    stacks = dict.fromkeys(range(1, players + 1), stack)
+    button = players
+    carried = 0
+    summary = Summary()
+    for number in range(hands):
+        button = button % players + 1
+        hand = Hand(
+            rules, stacks, button, seed=rng.randbytes(32), carried_pot=carried, hand_id=str(number)
+        )
+        if check_invariants:
+            hand.check_invariants()
+        while (legal := hand.legal_actions()) is not None:
+            action = random_action(legal, rng, timeout_rate)
+            summary.timeouts += action.kind == "timeout"
+            hand.act(action)
+            summary.actions += 1
+            if check_invariants:
+                hand.check_invariants()
+        result = hand.result
+        summary.hands += 1
+        summary.showdowns += result.showdown
+        summary.uncontested += not result.showdown and not result.carried_pot
+        summary.reshuffles += hand.reshuffles
+        summary.carried_pots += result.carried_pot > 0
+        summary.rake += result.rake
+        carried = result.carried_pot
+        stacks = {seat: chips or stack for seat, chips in result.stacks.items()}
+        if progress is not None:
+            progress(number + 1)
+    summary.stacks = stacks
+    return summary
