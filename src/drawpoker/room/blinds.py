@@ -107,9 +107,9 @@ def plan_blinds(
         return _fresh(n_seats, candidates, last_button, small_blind, big_blind)
     bb = next_in(last_big_blind, candidates, n_seats)
     assert bb is not None
-    sb: int | None = last_big_blind if last_big_blind in candidates else None
-    if sb == bb:
-        sb = None
+    sb: int | None = last_big_blind
+    if last_big_blind not in candidates or candidates[last_big_blind].owes or sb == bb:
+        sb = None  # gone, sitting out, or a newcomer in that seat: no small blind
     end = sb if sb is not None else bb
     button = last_sb_position
     if button == bb or not between(button, bb, end, n_seats):

@@ -149,6 +149,7 @@ class CashTable:
         self.next_seq = first_seq
         self.deadline: float | None = None  # when the player to act times out
         self.last_record: HandRecord | None = None
+        self._last_plan: BlindPlan | None = None
         self._running: _Running | None = None
         self._buffer: list[tuple[type[Event], dict[str, Any]]] = []
         self._positions_before: tuple[int | None, int | None, int | None] = (None, None, None)
@@ -159,6 +160,11 @@ class CashTable:
     def hand(self) -> Hand | None:
         """The hand being played, if any."""
         return None if self._running is None else self._running.hand
+
+    @property
+    def plan(self) -> BlindPlan | None:
+        """Positions and forced bets of the hand being played (or the last one)."""
+        return self._last_plan
 
     @property
     def in_hand(self) -> bool:
@@ -235,11 +241,11 @@ class CashTable:
 
     def leave(self, seat: int) -> list[Event]:
         """Stand up; the chips go back (``PlayerLeft.chips``). During a hand the player
-        is folded at their turn and leaves when it ends."""
+        leaves when it ends (if dealt in, they check or fold at their turn)."""
         s = self._seat(seat)
-        if self._in_current_hand(seat):
+        if self._running is not None:
             s.pending_leave = True
-            return self._auto_act()
+            return self._auto_act() if self._in_current_hand(seat) else []
         chips = s.stack + s.pending_top_up
         del self.seats[seat]
         return self._emit(PlayerLeft, seat=seat, player=s.player, chips=chips)
@@ -325,9 +331,12 @@ class CashTable:
             first_seq=self.next_seq,
         )
         self._running = _Running(hand, plan, now, number, stacks, self.carried_pot)
+        self._last_plan = plan
         self.carried_pot = 0
         events += hand.events
         self.next_seq = hand.next_seq
+        if hand.is_over:  # everyone all in on the forced bets
+            return events + self._finish(now)
         self._set_deadline(now)
         return events + self._auto_act(now)
 

@@ -1,0 +1,43 @@
+"""Shared helpers for the room tests."""
+
+from __future__ import annotations
+
+from drawpoker.actions import Action
+from drawpoker.events import Event
+from drawpoker.room.table import CashTable
+
+
+def seed(n: int) -> bytes:
+    return n.to_bytes(32, "big")
+
+
+def passive(table: CashTable, now: float = 0.0) -> list[Event]:
+    """Play the running hand to its end: check, else call; stand pat."""
+    events: list[Event] = []
+    while table.hand is not None:
+        legal = table.hand.legal_actions()
+        assert legal is not None
+        if legal.draw:
+            action = Action.stand_pat(legal.seat)
+        elif legal.check:
+            action = Action.check(legal.seat)
+        else:
+            action = Action.call(legal.seat)
+        events += table.act(action, now)
+    return events
+
+
+def fold_around(table: CashTable, now: float = 0.0) -> list[Event]:
+    """Everyone folds to the big blind (or checks when they may)."""
+    events: list[Event] = []
+    while table.hand is not None:
+        legal = table.hand.legal_actions()
+        assert legal is not None
+        if legal.draw:
+            action = Action.stand_pat(legal.seat)
+        elif legal.check:
+            action = Action.check(legal.seat)
+        else:
+            action = Action.fold(legal.seat)
+        events += table.act(action, now)
+    return events
