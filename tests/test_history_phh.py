@@ -62,7 +62,7 @@ def test_round_trip_phhs_thousand_hands() -> None:
 
 def test_unfinished_hands_round_trip() -> None:
     rng = random.Random(7)
-    for i in range(200):
+    for _ in range(200):
         hand = random_hand(RULES["no-limit"], rng, stop_after=rng.randint(0, 14))
         text = dumps(hand)
         data = loads(text)

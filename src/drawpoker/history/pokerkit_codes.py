@@ -12,6 +12,7 @@ raises, the big blind being the bet before the draw).
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
@@ -31,6 +32,7 @@ from pokerkit import (
 )
 from pokerkit import Deck as PkDeck
 from pokerkit.hands import Hand as PkHand
+from pokerkit.notation import parse_action
 from pokerkit.state import Folding, StandingPatOrDiscarding
 
 from drawpoker.pots import build_pots, rake_for, rake_pots
@@ -134,7 +136,12 @@ class DrawHandHistory(HandHistory):
         theirs = _pokerkit_pots(state)
         if amount not in theirs:
             return 0, amount
-        j = theirs.index(amount)
+        # PokerKit asks pot by pot, main pot first, from ``State.pots``, whose list of
+        # the pots formed so far tells which pot this is (two pots may be the same size).
+        formed = sys._getframe(1).f_locals.get("pots")
+        j = len(formed) if isinstance(formed, list) else theirs.index(amount)
+        if j >= len(theirs) or theirs[j] != amount:
+            j = theirs.index(amount)
         low = sum(theirs[:j])
         high = low + amount if j < len(theirs) - 1 else total
         share = 0
@@ -199,3 +206,43 @@ def _pokerkit_pots(state: State) -> list[int]:
         amount = 0
         previous = level
     return [a for a, _ in pots]
+
+
+def _automate(state: State) -> bool:
+    """One step PokerKit's loader does by itself; False when none applies."""
+    if state.can_post_ante():
+        state.post_ante()
+    elif state.can_collect_bets():
+        state.collect_bets()
+    elif state.can_post_blind_or_straddle():
+        state.post_blind_or_straddle()
+    elif state.can_burn_card():
+        state.burn_card("??")
+    elif state.status and state.can_show_or_muck_hole_cards(()):
+        state.show_or_muck_hole_cards(())
+    elif state.can_kill_hand():
+        state.kill_hand()
+    elif state.can_push_chips():
+        state.push_chips()
+    elif state.can_pull_chips():
+        state.pull_chips()
+    else:
+        return False
+    return True
+
+
+def play(history: HandHistory) -> State:
+    """Replay ``history`` like ``HandHistory.__iter__`` but raise the action's own error
+    (PokerKit's loader reports only 'Unable to repair the hand history')."""
+    state = history.create_state()
+    for i, action in enumerate(history.actions, 1):
+        while True:
+            try:
+                parse_action(state, action, history.parse_value)
+                break
+            except ValueError as error:
+                if not _automate(state):
+                    raise ValueError(f"action {i} {action!r}: {error}") from None
+    while _automate(state):
+        pass
+    return state

@@ -148,7 +148,8 @@ def write(
     assert isinstance(started, HandStarted)
     lines = [
         header(hand, info),
-        f"Table '{info.table or 'drawpoker'}' {rules.max_seats}-max Seat #{hand.button} is the button",
+        f"Table '{info.table or 'drawpoker'}' {rules.max_seats}-max "
+        f"Seat #{hand.button} is the button",
     ]
     for seat, stack in started.stacks:
         lines.append(f"Seat {seat}: {name[seat]} ({sym}{stack} in chips)")
