@@ -125,19 +125,21 @@ def _script(actions: list[str], n: int, max_consecutive: int) -> list[int]:
     initial: dict[int, list[int]] = {}
     draws: list[tuple[int, int]] = []  # (player, cards thrown) in draw order
     new: dict[int, list[int]] = {}
-    for text in actions:
-        words = text.split("#", 1)[0].split()
-        if len(words) == 4 and words[:2] == ["d", "dh"]:
-            k = _player(words[2], n)
-            cards = [int(c) for c in parse_cards(words[3])]
-            if not draws and k not in initial:
-                initial[k] = cards
-            else:
-                new.setdefault(k, []).extend(cards)
-        elif len(words) >= 2 and words[1] == "sd":
-            draws.append(
-                (_player(words[0], n), len(parse_cards(words[2])) if len(words) > 2 else 0)
-            )
+    for i, text in enumerate(actions, 1):
+        words = str(text).split("#", 1)[0].split()
+        try:
+            if len(words) == 4 and words[:2] == ["d", "dh"]:
+                k = _player(words[2], n)
+                cards = [int(c) for c in parse_cards(words[3])]
+                if not draws and k not in initial:
+                    initial[k] = cards
+                else:
+                    new.setdefault(k, []).extend(cards)
+            elif len(words) >= 2 and words[1] == "sd":
+                thrown = len(parse_cards(words[2])) if len(words) > 2 else 0
+                draws.append((_player(words[0], n), thrown))
+        except (DrawPokerError, ValueError) as error:
+            raise HistoryError(f"action {i} {text!r}: {error}") from None
     script = [initial[k][r] for r in range(5) for k in range(1, n + 1) if k in initial]
     for k, thrown in draws:
         script += new.get(k, [])[: min(thrown, max_consecutive)]
@@ -194,7 +196,8 @@ def replay(
     try:
         hand, info = start(data, use_seed=use_seed)
     except HistoryError as error:
-        raise HistoryError(f"{where}: {error}") from None
+        sep = ", " if str(error).startswith("action ") else ": "
+        raise HistoryError(f"{where}{sep}{error}") from None
     actions = data.get("actions") or []
     n = len(hand.players)
     seats = [p.seat for p in hand.players]
