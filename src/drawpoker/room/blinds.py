@@ -39,6 +39,9 @@ class Debt:
     big_blind: bool = False  # owes a big blind (new player, or missed it)
     small_blind: bool = False  # owes a dead small blind (missed it)
     post: bool = False  # posts now rather than wait for the big blind
+    # Tournaments: posted the big blind in their last hand, at another table; the big
+    # blind passes them this once (nobody is moved into the big blind twice in a row).
+    recent_big_blind: bool = False
 
     @property
     def owes(self) -> bool:
@@ -105,8 +108,8 @@ def plan_blinds(
         return None
     if last_big_blind is None or last_sb_position is None:
         return _fresh(n_seats, candidates, last_button, small_blind, big_blind)
-    bb = next_in(last_big_blind, candidates, n_seats)
-    assert bb is not None
+    order = [s for s in seats_after(last_big_blind, n_seats) if s in candidates]
+    bb = next((s for s in order if not candidates[s].recent_big_blind), order[0])
     sb: int | None = last_big_blind
     if last_big_blind not in candidates or candidates[last_big_blind].owes or sb == bb:
         sb = None  # gone, sitting out, or a newcomer in that seat: no small blind

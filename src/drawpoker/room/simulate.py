@@ -1,0 +1,212 @@
+"""Run a whole tournament with bots at simulated time (no clock, no I/O).
+
+The simulator plays in rounds: every table that may deal starts a hand at the
+same simulated time, the hands are played out one table after another (their
+ends processed in that order, so balancing only takes players from tables
+whose hand is over), and the round lasts as long as its longest hand
+(``hand_seconds`` plus ``action_seconds`` per action). Hand-for-hand play on
+the bubble falls out of the tournament's own rules.
+
+The bots are a policy ``(hand, legal, rng) -> Action``; ``simple_policy`` is a
+small built-in one (tight-aggressive by hand category) so the simulator does
+not depend on ``drawpoker.bots``; any other policy can be passed in.
+
+Invariants are checked as it runs (``SimulationError`` if one breaks): chips
+constant, table sizes within one of each other after balancing, nobody posting
+the big blind in two hands in a row.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from drawpoker.actions import Action, LegalActions
+from drawpoker.errors import DrawPokerError
+from drawpoker.evaluator import evaluate
+from drawpoker.hand import Hand
+from drawpoker.room.structure import standard_levels
+from drawpoker.room.tournament import Kind, Status, Tournament, TournamentConfig
+from drawpoker.rules import Structure
+
+Policy = Callable[[Hand, LegalActions, random.Random], Action]
+Progress = Callable[[Tournament, float], None]
+
+
+class SimulationError(DrawPokerError, AssertionError):
+    """An invariant broke during a simulation."""
+
+
+def simple_policy(hand: Hand, legal: LegalActions, rng: random.Random) -> Action:
+    """Bet strong hands, call with pairs when the price is right, draw to what is held."""
+    seat = legal.seat
+    cards = hand.cards(seat)
+    value = evaluate(cards)
+    category = value.category  # 1 high card ... 9 straight flush
+    if legal.draw:
+        if category >= 5:  # straight or better: pat
+            return Action.stand_pat(seat)
+        ranks = [c >> 2 for c in cards]
+        keep = [c for c in cards if ranks.count(c >> 2) >= 2]
+        if not keep:
+            keep = sorted(cards, reverse=True)[:1]
+        return Action.draw(seat, tuple(c for c in cards if c not in keep))
+    stack = hand.stack(seat)
+    pot = hand.pot_total
+    strong = category >= 3 or (category == 2 and max(cards) >> 2 >= 9 and rng.random() < 0.3)
+    if legal.max_to and (strong or rng.random() < 0.04):
+        if category >= 5 or (category >= 4 and rng.random() < 0.3) or rng.random() < 0.03:
+            return Action.bet(seat, legal.max_to)
+        target = max(legal.min_to, min(legal.max_to, legal.min_to + pot // 2))
+        return Action.bet(seat, target)
+    if legal.check:
+        return Action.check(seat)
+    price = legal.call
+    if price * 3 > stack:  # a big call: only with trips or better, some two pairs
+        if category >= 4 or (category == 3 and rng.random() < 0.3):
+            return Action.call(seat)
+        return Action.fold(seat)
+    if category >= 3 or (category == 2 and (price * 3 <= pot or price * 8 <= stack)):
+        return Action.call(seat)
+    if price * 10 <= pot or rng.random() < 0.05:
+        return Action.call(seat)
+    return Action.fold(seat)
+
+
+@dataclass(slots=True)
+class SimulationResult:
+    players: int
+    structure: str
+    tournament: Tournament
+    hands: int = 0
+    rounds: int = 0
+    moves: int = 0
+    simulated_seconds: float = 0.0
+    machine_seconds: float = 0.0
+    max_table_spread: int = 0  # largest size difference seen after balancing
+    big_blind_twice: int = 0  # players who posted the big blind in two hands in a row
+    events: int = 0
+    checks: dict[str, int] = field(default_factory=dict)
+
+    def summary(self) -> dict[str, Any]:
+        t = self.tournament
+        return {
+            "players": self.players,
+            "structure": self.structure,
+            "hands": self.hands,
+            "rounds": self.rounds,
+            "table_moves": self.moves,
+            "hand_for_hand_rounds": t.hand_for_hand_rounds,
+            "simulated_hours": round(self.simulated_seconds / 3600, 2),
+            "machine_seconds": round(self.machine_seconds, 2),
+            "prize_pool": t.prize_pool,
+            "fees": t.fees,
+            "paid": len(t.prizes),
+        }
+
+
+def sit_and_go_config(
+    players: int, structure: Structure | str = Structure.NO_LIMIT, **overrides: Any
+) -> TournamentConfig:
+    """A sit & go for ``players`` (8-handed tables), standard 8-minute levels."""
+    kw: dict[str, Any] = {
+        "kind": Kind.SIT_AND_GO,
+        "structure": Structure(structure),
+        "max_entries": players,
+        "levels": standard_levels(8.0),
+        "seats_per_table": min(8, max(2, players)),
+    }
+    kw.update(overrides)
+    return TournamentConfig(**kw)
+
+
+def simulate(
+    config: TournamentConfig,
+    players: int,
+    *,
+    seed: str | bytes = b"",
+    policy: Policy = simple_policy,
+    hand_seconds: float = 20.0,
+    action_seconds: float = 4.0,
+    progress: Progress | None = None,
+    check: bool = True,
+    max_rounds: int = 1_000_000,
+) -> SimulationResult:
+    """Register ``players`` bots, run the tournament to its end and check invariants."""
+    seed_bytes = seed.encode() if isinstance(seed, str) else seed
+    started = time.perf_counter()
+    rng = random.Random(hashlib.sha256(b"sim:" + seed_bytes).digest())
+    t = Tournament(config, seed=seed_bytes, name="sim")
+    now = 0.0
+    for i in range(players):
+        t.register(f"bot{i + 1}", now)
+    if t.status is Status.REGISTERING:
+        now = max(now, config.start_at)
+        t.tick(now)
+    if t.status is not Status.RUNNING:
+        raise SimulationError(f"the tournament did not start ({t.status})")
+    result = SimulationResult(players, str(config.structure), t)
+    total_chips = t.chips_in_play()
+    last_bb: dict[int, bool] = {}  # entry -> posted the big blind in their last hand
+    deck_rng = random.Random(rng.getrandbits(64))
+    while t.status is Status.RUNNING:
+        result.rounds += 1
+        if result.rounds > max_rounds:
+            raise SimulationError(f"no winner after {max_rounds} rounds")
+        ready = t.ready_tables()
+        if not ready:  # only late registration can be holding the tournament: let time pass
+            now += 60.0
+            t.tick(now)
+            continue
+        rng.shuffle(ready)
+        for table_id in ready:
+            t.start_hand(table_id, now, seed=deck_rng.randbytes(32))
+        longest = 0.0
+        for table_id in ready:
+            table = t.tables.get(table_id)
+            if table is None or table.hand is None:
+                continue
+            hand = table.hand
+            actions = 0
+            while not hand.is_over:
+                legal = hand.legal_actions()
+                assert legal is not None
+                actions += 1
+                t.act(table_id, policy(hand, legal, rng), now + action_seconds * actions)
+            longest = max(longest, hand_seconds + action_seconds * actions)
+            summary = t.last_summary
+            assert summary is not None
+            result.hands += 1
+            result.events += len(hand.events)
+            if check:
+                for entry in summary.dealt:
+                    posted = entry == summary.big_blind
+                    if posted and last_bb.get(entry):
+                        result.big_blind_twice += 1
+                    last_bb[entry] = posted
+        now += longest
+        t.tick(now)
+        if check:
+            _check_round(t, total_chips, result)
+        if progress is not None:
+            progress(t, now)
+    result.moves = len(t.moves)
+    result.simulated_seconds = now
+    result.machine_seconds = time.perf_counter() - started
+    return result
+
+
+def _check_round(t: Tournament, total_chips: int, result: SimulationResult) -> None:
+    chips = t.chips_in_play()
+    if chips != total_chips:
+        raise SimulationError(f"chips in play {chips}, expected {total_chips}")
+    sizes = [len(table.seats) for table in t.tables.values()]
+    if sizes and t.status is Status.RUNNING:
+        spread = max(sizes) - min(sizes)
+        result.max_table_spread = max(result.max_table_spread, spread)
+        if spread > 1:
+            raise SimulationError(f"table sizes {sorted(sizes)} differ by {spread}")

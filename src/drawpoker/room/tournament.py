@@ -1,0 +1,650 @@
+"""Tournaments: sit & go and scheduled multi-table, synchronous and without I/O.
+
+``Tournament`` takes registrations, seats the players, runs the blind clock from
+the ``now`` values it is given, starts and plays hands at its tables through the
+engine, balances and breaks tables, plays hand-for-hand on the money bubble,
+orders eliminations and pays the prizes. A server (or the simulator in
+``room.simulate``) drives it:
+
+    t = Tournament(config, seed=b"...")
+    t.register("ann", now)            # the caller took buy-in + fee from ann
+    ...                               # a sit & go starts itself when full;
+    t.start(now)                      # a scheduled one at its time
+    for table_id in t.ready_tables(): # tables that may deal now
+        t.start_hand(table_id, now, seed=...)
+    t.act(table_id, action, now)      # or t.timeout(table_id, seat, now)
+    t.results()                       # places and prizes
+
+Money: each entry adds ``buy_in`` to the prize pool and ``fee`` to the house;
+prizes are whole chip units that sum exactly to the prize pool.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+from fractions import Fraction
+from typing import Any
+
+from drawpoker.actions import Action
+from drawpoker.errors import IllegalAction, InvalidConfig
+from drawpoker.events import Event, Posted, PostKind
+from drawpoker.hand import Hand
+from drawpoker.room.balancing import (
+    fair_seat,
+    largest,
+    next_big_blind,
+    smallest,
+    table_to_break,
+)
+from drawpoker.room.blinds import NO_DEBT, BlindPlan, Debt, next_in, plan_blinds
+from drawpoker.room.errors import HandInProgress, NotEnoughPlayers, TournamentError
+from drawpoker.room.payouts import paid_places, payout_table, share
+from drawpoker.room.structure import Level, level_index, rules_for, standard_levels
+from drawpoker.rules import Structure
+
+
+class Kind(StrEnum):
+    SIT_AND_GO = "sit-and-go"  # starts when full
+    SCHEDULED = "scheduled"  # starts at ``start_at`` if ``min_entries`` registered
+
+
+class Status(StrEnum):
+    REGISTERING = "registering"
+    RUNNING = "running"
+    FINISHED = "finished"
+    CANCELLED = "cancelled"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TournamentConfig:
+    kind: Kind = Kind.SIT_AND_GO
+    structure: Structure = Structure.NO_LIMIT
+    buy_in: int = 100  # to the prize pool
+    fee: int = 10  # the house's
+    starting_stack: int = 1500
+    levels: tuple[Level, ...] = field(default_factory=standard_levels)
+    seats_per_table: int = 8  # 2-8 (R2)
+    max_entries: int = 9  # sit & go: starts when this many registered
+    min_entries: int = 2  # scheduled: cancelled below this at the start time
+    start_at: float = 0.0  # scheduled: the start time (seconds, the caller's clock)
+    late_registration_levels: int = 0  # registration stays open through this level
+    reentries: int = 0  # re-entries allowed per player during late registration
+    paid_fraction: Fraction = Fraction(15, 100)
+    hand_for_hand: bool = True
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "kind", Kind(self.kind))
+        object.__setattr__(self, "structure", Structure(self.structure))
+        for name in ("buy_in", "fee", "starting_stack", "max_entries", "min_entries"):
+            value = getattr(self, name)
+            if type(value) is not int or value < 0:
+                raise InvalidConfig(f"{name} must be a non-negative int, got {value!r}")
+        if self.starting_stack < 1:
+            raise InvalidConfig("starting_stack must be at least 1")
+        if not 2 <= self.seats_per_table <= 8:
+            raise InvalidConfig(f"seats_per_table must be 2-8, got {self.seats_per_table}")
+        if self.max_entries < 2 or self.min_entries < 2 or self.min_entries > self.max_entries:
+            raise InvalidConfig("need 2 <= min_entries <= max_entries")
+        if not self.levels:
+            raise InvalidConfig("a tournament needs at least one level")
+        if self.kind is Kind.SIT_AND_GO and (self.late_registration_levels or self.reentries):
+            raise InvalidConfig("a sit & go has no late registration or re-entry")
+
+    @property
+    def entry_cost(self) -> int:
+        return self.buy_in + self.fee
+
+
+@dataclass(slots=True)
+class Entry:
+    """One entry (a player may have several with re-entry)."""
+
+    entry_id: int
+    player: str
+    stack: int
+    table: int | None = None
+    seat: int | None = None
+    eliminated: int = 0  # elimination group number (1 = first out); 0 = alive
+    places: tuple[int, ...] = ()  # the place, or the places shared in a tie
+    prize: int = 0
+    posted_big_blind: bool = False  # in the last hand they played
+
+    @property
+    def alive(self) -> bool:
+        return self.eliminated == 0
+
+    @property
+    def place(self) -> int | None:
+        return self.places[0] if self.places else None
+
+
+@dataclass(slots=True)
+class Move:
+    """A player moved between tables (balancing or breaking)."""
+
+    entry_id: int
+    from_table: int
+    from_seat: int
+    to_table: int
+    to_seat: int
+    broke: bool  # the old table was broken
+    at: float
+
+
+@dataclass(slots=True)
+class TableState:
+    """One tournament table: who sits where and the positions of the last hand."""
+
+    table_id: int
+    seats: dict[int, int] = field(default_factory=dict)  # seat -> entry id
+    button: int | None = None
+    last_big_blind: int | None = None
+    last_sb_position: int | None = None
+    hand: Hand | None = None
+    plan: BlindPlan | None = None
+    start_stacks: dict[int, int] = field(default_factory=dict)  # entry id -> chips
+    hands_played: int = 0
+    next_seq: int = 1
+    level: int = 0
+
+
+@dataclass(slots=True)
+class HandSummary:
+    """What the driver needs after each hand (plain data)."""
+
+    table_id: int
+    hand_id: str
+    level: int
+    dealt: tuple[int, ...]  # entry ids
+    big_blind: int | None  # entry id that posted the positional big blind
+    busted: tuple[int, ...]  # entry ids
+    actions: int
+
+
+class Tournament:
+    """See the module docstring and ``docs/room.md``."""
+
+    def __init__(
+        self, config: TournamentConfig, *, seed: bytes | str = b"", name: str = ""
+    ) -> None:
+        self.config = config
+        self.name = name
+        self.status = Status.REGISTERING
+        seed_bytes = seed.encode() if isinstance(seed, str) else seed
+        self._rng = random.Random(hashlib.sha256(b"seating:" + seed_bytes).digest())
+        self.entries: dict[int, Entry] = {}
+        self.tables: dict[int, TableState] = {}
+        self.prize_pool = 0
+        self.fees = 0
+        self.started_at: float | None = None
+        self.registration_open = True
+        self.moves: list[Move] = []
+        self.hands_played = 0
+        self.hand_for_hand_rounds = 0
+        self.prizes: list[int] = []
+        self._groups = 0
+        self._unplaced: list[list[tuple[int, int]]] = []  # groups of (entry, start stack)
+        self._pending_busts: list[tuple[int, int]] = []  # hand-for-hand round so far
+        self._hfh_started: set[int] = set()
+        self._next_table = 1
+        self._entry_seq = 0
+        self.last_summary: HandSummary | None = None
+
+    # ------------------------------------------------------------ registration
+
+    def register(self, player: str, now: float) -> Entry:
+        """Enter (or re-enter) ``player``; the caller took ``entry_cost`` from them."""
+        cfg = self.config
+        if self.status in (Status.FINISHED, Status.CANCELLED):
+            raise TournamentError(f"the tournament is {self.status}")
+        if self.status is Status.RUNNING:
+            self._close_registration_if_due(now)
+            if not self.registration_open:
+                raise TournamentError("registration is closed")
+        mine = [e for e in self.entries.values() if e.player == player]
+        if any(e.alive for e in mine):
+            raise TournamentError(f"{player} is already registered and still playing")
+        if mine and len(mine) > cfg.reentries:
+            raise TournamentError(f"{player} has used every re-entry ({cfg.reentries})")
+        if mine and self.status is Status.REGISTERING:
+            raise TournamentError(f"{player} is already registered")
+        if self.status is Status.REGISTERING and len(self.entries) >= cfg.max_entries:
+            raise TournamentError(f"the tournament is full ({cfg.max_entries} entries)")
+        self._entry_seq += 1
+        entry = Entry(self._entry_seq, player, cfg.starting_stack)
+        self.entries[entry.entry_id] = entry
+        self.prize_pool += cfg.buy_in
+        self.fees += cfg.fee
+        if self.status is Status.RUNNING:
+            self._seat_late(entry)
+            self.balance(now)
+        elif cfg.kind is Kind.SIT_AND_GO and len(self.entries) == cfg.max_entries:
+            self.start(now)
+        return entry
+
+    def unregister(self, player: str) -> int:
+        """Before the start: remove the entry; returns the refund (buy-in + fee)."""
+        if self.status is not Status.REGISTERING:
+            raise TournamentError("only before the start can a player unregister")
+        entry = next((e for e in self.entries.values() if e.player == player), None)
+        if entry is None:
+            raise TournamentError(f"{player} is not registered")
+        del self.entries[entry.entry_id]
+        self.prize_pool -= self.config.buy_in
+        self.fees -= self.config.fee
+        return self.config.entry_cost
+
+    def tick(self, now: float) -> None:
+        """Time passes: a scheduled tournament starts (or is cancelled) at its time;
+        late registration closes after its last level."""
+        if self.status is Status.REGISTERING and self.config.kind is Kind.SCHEDULED:
+            if now >= self.config.start_at:
+                if len(self.entries) >= self.config.min_entries:
+                    self.start(now)
+                else:
+                    self.status = Status.CANCELLED  # refund: every entry's cost
+        elif self.status is Status.RUNNING:
+            self._close_registration_if_due(now)
+
+    def start(self, now: float) -> None:
+        """Draw for seats and open the tables."""
+        if self.status is not Status.REGISTERING:
+            raise TournamentError(f"the tournament is {self.status}, not registering")
+        if len(self.entries) < 2:
+            raise NotEnoughPlayers("a tournament needs 2 or more entries")
+        self.status = Status.RUNNING
+        self.started_at = now
+        self.registration_open = self.config.late_registration_levels > 0
+        ids = list(self.entries)
+        self._rng.shuffle(ids)
+        per = self.config.seats_per_table
+        n_tables = -(-len(ids) // per)
+        for _ in range(n_tables):
+            self._new_table()
+        tables = list(self.tables.values())
+        for i, entry_id in enumerate(ids):  # deal the entries round the tables
+            table = tables[i % n_tables]
+            seat = len(table.seats) + 1
+            self._sit(entry_id, table, seat)
+        if not self.registration_open:
+            self._close_registration()
+
+    # -------------------------------------------------------------- the clock
+
+    def level_at(self, now: float) -> int:
+        """The 0-based level in force at ``now``."""
+        if self.started_at is None:
+            return 0
+        return level_index(self.config.levels, now - self.started_at)
+
+    def _close_registration_if_due(self, now: float) -> None:
+        if self.registration_open and self.level_at(now) >= self.config.late_registration_levels:
+            self._close_registration()
+
+    def _close_registration(self) -> None:
+        self.registration_open = False
+        self.prizes = payout_table(
+            len(self.entries), self.prize_pool, paid_fraction=self.config.paid_fraction
+        )
+        for group in self._unplaced:
+            self._place(group)
+        self._unplaced = []
+        self._maybe_finish()
+
+    # ----------------------------------------------------------------- hands
+
+    @property
+    def alive(self) -> list[Entry]:
+        return [e for e in self.entries.values() if e.alive]
+
+    @property
+    def paid(self) -> int:
+        return len(self.prizes) if not self.registration_open else 0
+
+    @property
+    def hand_for_hand(self) -> bool:
+        """On the money bubble with several tables: every table plays one hand at a
+        time, together, so that eliminations in the same round are simultaneous."""
+        if not self.config.hand_for_hand or self.registration_open or len(self.tables) < 2:
+            return False
+        remaining = len(self.alive)
+        return self.paid < remaining <= self.paid + len(self.tables)
+
+    def ready_tables(self) -> list[int]:
+        """Tables that may deal a hand now."""
+        if self.status is not Status.RUNNING:
+            return []
+        hfh = self.hand_for_hand
+        out = []
+        for table in self.tables.values():
+            if table.hand is not None or len(table.seats) < 2:
+                continue
+            if hfh and table.table_id in self._hfh_started:
+                continue  # hand-for-hand: wait for every table to finish this round
+            out.append(table.table_id)
+        return out
+
+    def start_hand(self, table_id: int, now: float, *, seed: bytes) -> list[Event]:
+        table = self._table(table_id)
+        if table.hand is not None:
+            raise HandInProgress(f"table {table_id}: a hand is being played")
+        if table_id not in self.ready_tables():
+            raise TournamentError(f"table {table_id} may not deal now")
+        self._close_registration_if_due(now)
+        level_no = self.level_at(now)
+        level = self.config.levels[level_no]
+        rules = rules_for(self.config.structure, level, self.config.seats_per_table)
+        stacks = {seat: self.entries[e].stack for seat, e in table.seats.items()}
+        candidates = {
+            seat: _RECENT_BB if self.entries[e].posted_big_blind else NO_DEBT
+            for seat, e in table.seats.items()
+        }
+        plan = plan_blinds(
+            self.config.seats_per_table,
+            candidates,
+            last_big_blind=table.last_big_blind,
+            last_sb_position=table.last_sb_position,
+            last_button=table.button,
+            small_blind=level.small_blind,
+            big_blind=level.big_blind,
+        )
+        assert plan is not None
+        table.button = plan.button
+        table.last_big_blind = plan.big_blind
+        table.last_sb_position = plan.sb_position
+        table.plan = plan
+        table.level = level_no
+        table.hands_played += 1
+        table.start_stacks = {e: self.entries[e].stack for e in table.seats.values()}
+        if self.hand_for_hand:
+            if not self._hfh_started:
+                self.hand_for_hand_rounds += 1
+            self._hfh_started.add(table_id)
+        hand = Hand(
+            rules,
+            stacks,
+            plan.button,
+            seed=seed,
+            posts=list(plan.posts),
+            hand_id=f"{self.name or 'T'}-{table_id}-{table.hands_played}",
+            first_seq=table.next_seq,
+        )
+        table.hand = hand
+        table.next_seq = hand.next_seq
+        events = list(hand.events)
+        if hand.is_over:
+            self._finish_hand(table, now)
+        return events
+
+    def act(self, table_id: int, action: Action, now: float) -> list[Event]:
+        table = self._table(table_id)
+        hand = table.hand
+        if hand is None:
+            raise HandInProgress(f"table {table_id}: no hand is being played")
+        events = hand.act(action)
+        table.next_seq = hand.next_seq
+        if hand.is_over:
+            self._finish_hand(table, now)
+        return events
+
+    def timeout(self, table_id: int, seat: int, now: float) -> list[Event]:
+        hand = self._table(table_id).hand
+        if hand is None or hand.to_act != seat:
+            raise IllegalAction(f"table {table_id}: seat {seat} is not to act")
+        return self.act(table_id, Action.timeout(seat), now)
+
+    def _finish_hand(self, table: TableState, now: float) -> None:
+        hand = table.hand
+        assert hand is not None
+        assert table.plan is not None
+        result = hand.result
+        dealt_entries = tuple(table.seats[s] for s in table.plan.dealt)
+        bb_entry = None
+        for e in hand.events:
+            if isinstance(e, Posted) and e.kind is PostKind.BIG_BLIND:
+                bb_entry = table.seats[e.seat]
+                break
+        busted = []
+        for seat, stack in result.stacks.items():
+            entry = self.entries[table.seats[seat]]
+            entry.stack = stack
+            entry.posted_big_blind = entry.entry_id == bb_entry
+            if stack == 0:
+                busted.append(entry.entry_id)
+        for entry_id in busted:
+            entry = self.entries[entry_id]
+            del table.seats[entry.seat]  # type: ignore[arg-type]
+            entry.table = entry.seat = None
+        self.hands_played += 1
+        self.last_summary = HandSummary(
+            table.table_id,
+            hand.hand_id,
+            table.level,
+            dealt_entries,
+            bb_entry,
+            tuple(busted),
+            sum(1 for e in hand.events if type(e).__name__ in _ACTION_EVENTS),
+        )
+        start = table.start_stacks
+        table.hand = None
+        if self.hand_for_hand or self._hfh_started:
+            self._pending_busts += [(e, start[e]) for e in busted]
+            if all(self.tables[t].hand is None for t in self._hfh_started if t in self.tables):
+                self._hfh_started.clear()
+                group, self._pending_busts = self._pending_busts, []
+                self._eliminate(group)
+        else:
+            self._eliminate([(e, start[e]) for e in busted])
+        self.balance(now)
+        self._maybe_finish()
+
+    # ------------------------------------------------------------ eliminations
+
+    def _eliminate(self, group: list[tuple[int, int]]) -> None:
+        if not group:
+            return
+        self._groups += 1
+        for entry_id, _ in group:
+            self.entries[entry_id].eliminated = self._groups
+        if self.registration_open:
+            self._unplaced.append(group)
+        else:
+            self._place(group)
+
+    def _place(self, group: list[tuple[int, int]]) -> None:
+        """Places for players busted together: more chips at the start of the hand
+        finishes higher; equal chips share the places' prizes."""
+        out_before = sum(1 for e in self.entries.values() if e.places)
+        worst = len(self.entries) - out_before  # the place of the first one out
+        ranked = sorted(group, key=lambda item: (-item[1], item[0]))
+        best = worst - len(group) + 1
+        k = 0
+        while k < len(ranked):
+            tied = [item for item in ranked[k:] if item[1] == ranked[k][1]]
+            places = tuple(range(best + k, best + k + len(tied)))
+            prizes = share(self.prizes, places, len(tied))
+            for (entry_id, _), prize in zip(tied, prizes, strict=True):
+                entry = self.entries[entry_id]
+                entry.places = places
+                entry.prize = prize
+            k += len(tied)
+
+    def _maybe_finish(self) -> None:
+        if self.status is not Status.RUNNING or self.registration_open:
+            return
+        alive = self.alive
+        if len(alive) == 1 and not any(t.hand for t in self.tables.values()):
+            winner = alive[0]
+            winner.places = (1,)
+            winner.prize = self.prizes[0] if self.prizes else 0
+            self.status = Status.FINISHED
+            for table in self.tables.values():
+                table.seats.clear()
+            winner.table = winner.seat = None
+
+    # ------------------------------------------------------------- balancing
+
+    def balance(self, now: float) -> list[Move]:
+        """Break tables and move players until the tables differ by at most one
+        (only tables between hands give players)."""
+        moves: list[Move] = []
+        cap = self.config.seats_per_table
+        while True:
+            sizes = {t: len(s.seats) for t, s in self.tables.items()}
+            victim = table_to_break(sizes, cap)
+            if victim is not None and self.tables[victim].hand is None:
+                moves += self._break(self.tables[victim], now)
+                continue
+            if victim is not None:  # to be broken when its hand ends: fill nothing there
+                del sizes[victim]
+            idle = [t for t, s in self.tables.items() if s.hand is None]
+            source = largest(sizes, idle)
+            if not sizes:
+                break
+            target = smallest(sizes)
+            if source is None or sizes[source] - sizes[target] < 2:
+                break
+            src = self.tables[source]
+            seat = next_big_blind(cap, src.seats, src.last_big_blind)
+            moves.append(self._move(src, seat, self.tables[target], now, broke=False))
+        self.moves += moves
+        return moves
+
+    def _break(self, table: TableState, now: float) -> list[Move]:
+        moves = []
+        del self.tables[table.table_id]
+        self._hfh_started.discard(table.table_id)
+        cap = self.config.seats_per_table
+        # The player who just posted the big blind moves first, to a table where
+        # the seat they get is not the next big blind (if there is one).
+        order = sorted(table.seats, key=lambda s: s != table.last_big_blind)
+        for seat in order:
+            just_bb = seat == table.last_big_blind
+            sizes = {t: len(s.seats) for t, s in self.tables.items() if len(s.seats) < cap}
+            choices = sorted(sizes, key=lambda t: (sizes[t], t))
+            target = self.tables[choices[0]]
+            if just_bb:
+                target = next(
+                    (self.tables[t] for t in choices if not self._lands_in_bb(self.tables[t])),
+                    target,
+                )
+            moves.append(self._move(table, seat, target, now, broke=True, just_bb=just_bb))
+        return moves
+
+    def _lands_in_bb(self, dst: TableState) -> bool:
+        """Would a player who just posted the big blind get it again at ``dst``?"""
+        if dst.last_big_blind is None:
+            return False
+        n = self.config.seats_per_table
+        seat = fair_seat(n, dst.seats, dst.last_big_blind, just_posted_big_blind=True)
+        return next_in(dst.last_big_blind, [*dst.seats, seat], n) == seat
+
+    def _move(
+        self,
+        src: TableState,
+        seat: int,
+        dst: TableState,
+        now: float,
+        *,
+        broke: bool,
+        just_bb: bool = False,
+    ) -> Move:
+        entry_id = src.seats.pop(seat)
+        to_seat = fair_seat(
+            self.config.seats_per_table,
+            dst.seats,
+            dst.last_big_blind,
+            just_posted_big_blind=just_bb,
+        )
+        self._sit(entry_id, dst, to_seat)
+        return Move(entry_id, src.table_id, seat, dst.table_id, to_seat, broke, now)
+
+    def _seat_late(self, entry: Entry) -> None:
+        sizes = {t: len(s.seats) for t, s in self.tables.items()}
+        if all(n >= self.config.seats_per_table for n in sizes.values()):
+            self._new_table()
+            sizes = {t: len(s.seats) for t, s in self.tables.items()}
+        table = self.tables[smallest(sizes)]
+        seat = fair_seat(self.config.seats_per_table, table.seats, table.last_big_blind)
+        self._sit(entry.entry_id, table, seat)
+
+    def _new_table(self) -> TableState:
+        table = TableState(self._next_table)
+        self.tables[table.table_id] = table
+        self._next_table += 1
+        return table
+
+    def _sit(self, entry_id: int, table: TableState, seat: int) -> None:
+        table.seats[seat] = entry_id
+        entry = self.entries[entry_id]
+        entry.table = table.table_id
+        entry.seat = seat
+
+    def _table(self, table_id: int) -> TableState:
+        try:
+            return self.tables[table_id]
+        except KeyError:
+            raise TournamentError(f"no table {table_id}") from None
+
+    # ---------------------------------------------------------------- results
+
+    def chips_in_play(self) -> int:
+        """Every tournament chip: stacks, plus the pots of hands being played."""
+        total = 0
+        for table in self.tables.values():
+            hand = table.hand
+            for seat, entry_id in table.seats.items():
+                total += hand.stack(seat) if hand is not None else self.entries[entry_id].stack
+            if hand is not None:
+                total += hand.pot_total
+        seated = {e for t in self.tables.values() for e in t.seats.values()}
+        total += sum(e.stack for e in self.entries.values() if e.entry_id not in seated)
+        return total
+
+    def standings(self) -> list[Entry]:
+        """Entries by place (the living by chips, best first, after the placed)."""
+        placed = sorted((e for e in self.entries.values() if e.places), key=lambda e: e.places)
+        living = sorted((e for e in self.entries.values() if not e.places), key=lambda e: -e.stack)
+        return living + placed if self.status is not Status.FINISHED else placed
+
+    def results(self) -> dict[str, Any]:
+        """Plain data: places, prizes, pool, fees."""
+        return {
+            "status": str(self.status),
+            "entries": len(self.entries),
+            "prize_pool": self.prize_pool,
+            "fees": self.fees,
+            "paid_places": len(self.prizes),
+            "payouts": list(self.prizes),
+            "standings": [
+                {
+                    "entry": e.entry_id,
+                    "player": e.player,
+                    "places": list(e.places),
+                    "prize": e.prize,
+                    "stack": e.stack,
+                }
+                for e in self.standings()
+            ],
+            "hands": self.hands_played,
+            "moves": len(self.moves),
+        }
+
+
+_RECENT_BB = Debt(recent_big_blind=True)
+_ACTION_EVENTS = frozenset(
+    {"Folded", "Checked", "Called", "BetPlaced", "Raised", "StoodPat", "Discarded", "TimedOut"}
+)
+
+
+def paid_for(entries: int, paid_fraction: Fraction = Fraction(15, 100)) -> int:
+    """Re-exported for callers: how many places a field of ``entries`` pays."""
+    return paid_places(entries, paid_fraction)
+
+
+def entries_of(tournament: Tournament, player: str) -> Sequence[Entry]:
+    return [e for e in tournament.entries.values() if e.player == player]
