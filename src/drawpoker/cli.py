@@ -22,6 +22,7 @@ COMMAND_MODULES = (
     "drawpoker.commands.replay",
     "drawpoker.commands.convert",
     "drawpoker.commands.verify",
+    "drawpoker.commands.simulate_tournament",
 )
 
 

@@ -1,0 +1,111 @@
+"""``drawpoker simulate-tournament``: a whole tournament with bots at simulated time."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import secrets
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from drawpoker.room.simulate import simulate, sit_and_go_config
+from drawpoker.room.structure import standard_levels
+from drawpoker.room.tournament import Tournament
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = subparsers.add_parser(
+        "simulate-tournament",
+        help="run a whole tournament with bots at simulated time",
+        description="Register bots in a sit & go of --players entries, play it to the end "
+        "at simulated time (blinds rising by level, tables balanced and broken, "
+        "hand-for-hand on the bubble) and print the standings, payouts, number of hands "
+        "and table moves.",
+    )
+    parser.add_argument("--players", type=int, default=90, help="entries (2 or more)")
+    parser.add_argument(
+        "--structure", choices=("no-limit", "pot-limit", "fixed-limit"), default="no-limit"
+    )
+    parser.add_argument("--seed", default=None, help="any text; the same seed, the same run")
+    parser.add_argument("--seats", type=int, default=8, choices=range(2, 9), metavar="2-8")
+    parser.add_argument("--stack", type=int, default=1500, help="starting stack")
+    parser.add_argument("--buy-in", type=int, default=100, help="to the prize pool")
+    parser.add_argument("--fee", type=int, default=10, help="the house's, per entry")
+    parser.add_argument("--level-minutes", type=float, default=8.0)
+    parser.add_argument("--antes-from", type=int, default=None, help="antes from this level")
+    parser.add_argument("--top", type=int, default=20, help="standings rows to print")
+    parser.add_argument("--json", action="store_true", help="print JSON")
+    parser.add_argument("--quiet", action="store_true", help="no progress display")
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.players < 2:
+        raise SystemExit("drawpoker simulate-tournament: --players must be 2 or more")
+    seed = args.seed if args.seed is not None else secrets.token_hex(8)
+    config = sit_and_go_config(
+        args.players,
+        args.structure,
+        seats_per_table=min(args.seats, args.players),
+        starting_stack=args.stack,
+        buy_in=args.buy_in,
+        fee=args.fee,
+        levels=standard_levels(args.level_minutes, antes_from=args.antes_from),
+    )
+    err = Console(stderr=True)
+    show = not (args.quiet or args.json)
+    with Progress(
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("{task.fields[info]}"),
+        TimeElapsedColumn(),
+        console=err,
+        transient=True,
+        disable=not show,
+    ) as bar:
+        task = bar.add_task("players out", total=args.players - 1, info="")
+
+        def progress(t: Tournament, now: float) -> None:
+            out = args.players - len(t.alive)
+            level = t.config.levels[t.level_at(now)]
+            info = (
+                f"{len(t.tables)} tables · level {t.level_at(now) + 1} "
+                f"({level.small_blind}/{level.big_blind}) · {t.hands_played} hands"
+            )
+            bar.update(task, completed=min(out, args.players - 1), info=info)
+
+        result = simulate(config, args.players, seed=seed, progress=progress)
+    t = result.tournament
+    summary = result.summary() | {
+        "seed": seed,
+        "max_table_spread": result.max_table_spread,
+        "big_blind_twice": result.big_blind_twice,
+    }
+    if args.json:
+        print(json.dumps(summary | {"results": t.results()}, indent=2))
+        return 0
+    print(
+        f"{args.players} players, {args.structure}, seed {seed}: {result.hands} hands, "
+        f"{result.moves} table moves, {t.hand_for_hand_rounds} hand-for-hand rounds, "
+        f"{result.simulated_seconds / 3600:.1f} simulated hours, "
+        f"{result.machine_seconds:.2f} s of machine time"
+    )
+    print(
+        f"prize pool {t.prize_pool} ({args.players} x {args.buy_in}), "
+        f"fees {t.fees} ({args.players} x {args.fee}), {len(t.prizes)} places paid"
+    )
+    table = Table(title="Standings")
+    table.add_column("place", justify="right")
+    table.add_column("player")
+    table.add_column("prize", justify="right")
+    for entry in t.standings()[: args.top]:
+        places = entry.places
+        place = str(places[0]) if len(places) == 1 else f"{places[0]}-{places[-1]} (tie)"
+        table.add_row(place, entry.player, str(entry.prize) if entry.prize else "")
+    Console().print(table)
+    payouts = ", ".join(f"{i}: {p}" for i, p in enumerate(t.prizes, start=1))
+    print(f"payouts by place: {payouts}")
+    return 0
