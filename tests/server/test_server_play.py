@@ -24,6 +24,7 @@ async def play(client: Client, table_id: str, stop: asyncio.Event, skip: dict[st
     """Act on every ``Legal`` for me: draw five, else check, else call; once each
     ``skip`` kind ("bet", "draw") of hand number n, do nothing (the clock runs out)."""
     done: set[tuple[str, int]] = set()
+    streets: set[tuple[str, str]] = set()
     seen = 0
     hands = 0
     while not stop.is_set():
@@ -40,12 +41,14 @@ async def play(client: Client, table_id: str, stop: asyncio.Event, skip: dict[st
             if e["type"] != "Legal":
                 continue
             legal = e["legal"]
-            key = (e["hand_id"], legal["street"])
+            key = (e["hand_id"], f["v"])
             if key in done:
                 continue
             done.add(key)
             kind = "draw" if legal["draw"] else "bet"
-            if skip.get(kind) == hands:
+            first = (e["hand_id"], legal["street"]) not in streets
+            streets.add((e["hand_id"], legal["street"]))
+            if skip.get(kind) == hands and first:
                 continue
             base = {"table": table_id, "hand_id": e["hand_id"], "action_id": f"a{len(done)}"}
             if legal["draw"]:

@@ -44,8 +44,13 @@ class HouseBot:
 
             strength = evaluate(parse_cards(hand[0]["cards"])).category
         roll = self.rng.random()
-        if legal.max_to and (strength >= 3 or roll < 0.1):
-            return Action.bet(seat, legal.min_to)
+        facing = legal.call > 0
+        if legal.max_to and (
+            (not facing and (strength >= 3 or roll < 0.1))
+            or (facing and strength >= 4 and roll < 0.3)
+        ):
+            # Pot-sized (capped by the legal range): raising wars end quickly.
+            return Action.bet(seat, min(legal.max_to, max(legal.min_to, 2 * view["pot"])))
         if legal.check:
             return Action.check(seat)
         if legal.call and (strength >= 2 or legal.call <= view["pot"] // 4 or roll < 0.5):
