@@ -12,7 +12,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 run: $(STAMP)
-	$(BIN)/drawpoker demo
+	$(BIN)/drawpoker serve
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks
