@@ -150,7 +150,6 @@ def simulate(
     if t.status is not Status.RUNNING:
         raise SimulationError(f"the tournament did not start ({t.status})")
     result = SimulationResult(players, str(config.structure), t)
-    total_chips = t.chips_in_play()
     last_bb: dict[int, bool] = {}  # entry -> posted the big blind in their last hand
     deck_rng = random.Random(rng.getrandbits(64))
     while t.status is Status.RUNNING:
@@ -191,7 +190,7 @@ def simulate(
         now += longest
         t.tick(now)
         if check:
-            _check_round(t, total_chips, result)
+            _check_round(t, len(t.entries) * config.starting_stack, result)
         if progress is not None:
             progress(t, now)
     result.moves = len(t.moves)

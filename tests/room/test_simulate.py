@@ -1,0 +1,120 @@
+"""Whole tournaments with bots at simulated time, and the CLI that runs them."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections import Counter
+
+import pytest
+
+from drawpoker.cli import main
+from drawpoker.room.simulate import SimulationResult, simulate, sit_and_go_config
+from drawpoker.room.structure import standard_levels
+from drawpoker.room.tournament import Kind, Status, Tournament, TournamentConfig
+
+
+def check_finished(result: SimulationResult, fee: int = 10, buy_in: int = 100) -> None:
+    t = result.tournament
+    n = len(t.entries)
+    assert t.status is Status.FINISHED
+    winners = [e for e in t.entries.values() if e.places == (1,)]
+    assert len(winners) == 1  # exactly one winner
+    assert winners[0].stack == n * t.config.starting_stack  # with every chip
+    groups = Counter(e.places for e in t.entries.values())
+    for places, count in groups.items():
+        assert len(places) == count  # a tie shares exactly as many places as players
+    flat = sorted(p for places in groups for p in places)
+    assert flat == list(range(1, n + 1))  # places 1..N, each given once
+    assert sum(e.prize for e in t.entries.values()) == t.prize_pool == n * buy_in
+    assert t.fees == n * fee
+    assert result.max_table_spread <= 1
+    assert result.big_blind_twice == 0
+    assert all(e.prize >= 0 for e in t.entries.values())
+    paid = [e for e in t.entries.values() if e.prize]
+    assert len(paid) <= len(t.prizes) + max(groups.values())
+
+
+@pytest.mark.parametrize("players", [2, 9, 45, 180])
+def test_tournament_simulation(players: int) -> None:
+    result = simulate(sit_and_go_config(players), players, seed=f"test-{players}")
+    check_finished(result)
+    if players >= 45:
+        assert result.moves > 0
+        assert result.tournament.hand_for_hand_rounds > 0
+
+
+@pytest.mark.parametrize("structure", ["fixed-limit", "pot-limit"])
+def test_tournament_simulation_other_structures(structure: str) -> None:
+    result = simulate(sit_and_go_config(45, structure), 45, seed=f"s-{structure}")
+    check_finished(result)
+
+
+def test_simulation_is_reproducible() -> None:
+    a = simulate(sit_and_go_config(20), 20, seed="same")
+    b = simulate(sit_and_go_config(20), 20, seed="same")
+    assert a.tournament.results() == b.tournament.results()
+    assert (a.hands, a.moves) == (b.hands, b.moves)
+
+
+def test_scheduled_with_late_registration_and_reentry() -> None:
+    config = TournamentConfig(
+        kind=Kind.SCHEDULED,
+        max_entries=500,
+        min_entries=10,
+        start_at=600.0,
+        levels=standard_levels(6.0),
+        late_registration_levels=3,
+        reentries=2,
+        fee=7,
+    )
+    reentered: list[str] = []
+
+    def reenter(t: Tournament, now: float) -> None:
+        if not t.registration_open:
+            return
+        for e in list(t.entries.values()):
+            mine = [x for x in t.entries.values() if x.player == e.player]
+            if not e.alive and not any(x.alive for x in mine) and len(mine) <= 2:
+                t.register(e.player, now)
+                reentered.append(e.player)
+
+    result = simulate(config, 30, seed="late", progress=reenter)
+    t = result.tournament
+    assert reentered
+    n = len(t.entries)
+    assert n == 30 + len(reentered)
+    check_finished(result, fee=7)
+    assert Counter(e.player for e in t.entries.values()).most_common(1)[0][1] <= 3
+
+
+@pytest.mark.slow
+def test_thousand_player_tournament_under_a_minute() -> None:
+    started = time.process_time()
+    result = simulate(sit_and_go_config(1000), 1000, seed="thousand")
+    elapsed = time.process_time() - started
+    check_finished(result)
+    assert len(result.tournament.prizes) == 150
+    assert elapsed < 60, f"{elapsed:.1f} s of machine time"
+
+
+def test_cli_simulate_tournament(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["simulate-tournament", "--players", "12", "--seed", "S", "--quiet"]) == 0
+    out = capsys.readouterr().out
+    assert "12 players, no-limit, seed S:" in out
+    assert "table moves" in out
+    assert "payouts by place: 1: " in out
+    assert "Standings" in out
+
+
+def test_cli_simulate_tournament_json(capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["simulate-tournament", "--players", "9", "--structure", "fixed-limit"]
+    assert main([*args, "--seed", "J", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["players"] == 9
+    assert data["seed"] == "J"
+    results = data["results"]
+    assert results["status"] == "finished"
+    assert sum(row["prize"] for row in results["standings"]) == results["prize_pool"] == 900
+    assert results["fees"] == 90
+    assert results["standings"][0]["places"] == [1]

@@ -1,0 +1,267 @@
+"""Tournaments: registration, start, levels, hands, eliminations, hand-for-hand."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from drawpoker.errors import InvalidConfig
+from drawpoker.events import Posted, PostKind
+from drawpoker.room.errors import HandInProgress, NotEnoughPlayers, TournamentError
+from drawpoker.room.simulate import simple_policy
+from drawpoker.room.structure import Level, level_index, rules_for, standard_levels
+from drawpoker.room.tournament import Kind, Status, Tournament, TournamentConfig
+from drawpoker.rules import Structure
+
+from .helpers import seed
+
+LEVELS = (Level(10, 20, 0, 10), Level(15, 30, 0, 10), Level(25, 50, 5, 10))
+
+
+def sng(n: int = 6, **kw: object) -> TournamentConfig:
+    return TournamentConfig(max_entries=n, seats_per_table=min(n, 8), levels=LEVELS, **kw)  # type: ignore[arg-type]
+
+
+def scheduled(**kw: object) -> TournamentConfig:
+    base: dict[str, object] = {
+        "kind": Kind.SCHEDULED,
+        "max_entries": 100,
+        "min_entries": 4,
+        "start_at": 1000.0,
+        "levels": LEVELS,
+        "seats_per_table": 6,
+    }
+    return TournamentConfig(**(base | kw))  # type: ignore[arg-type]
+
+
+def play_hand(t: Tournament, table_id: int, now: float, rng: random.Random) -> None:
+    table = t.tables[table_id]
+    while table.hand is not None:
+        legal = table.hand.legal_actions()
+        assert legal is not None
+        t.act(table_id, simple_policy(table.hand, legal, rng), now)
+
+
+def test_config_is_checked() -> None:
+    with pytest.raises(InvalidConfig, match="seats_per_table"):
+        TournamentConfig(seats_per_table=9)
+    with pytest.raises(InvalidConfig, match="late registration"):
+        TournamentConfig(late_registration_levels=2)
+    with pytest.raises(InvalidConfig, match="min_entries"):
+        TournamentConfig(kind=Kind.SCHEDULED, min_entries=10, max_entries=5)
+    assert TournamentConfig(buy_in=100, fee=9).entry_cost == 109
+
+
+def test_levels_by_time() -> None:
+    assert level_index(LEVELS, 0) == 0
+    assert level_index(LEVELS, 599.9) == 0
+    assert level_index(LEVELS, 600) == 1
+    assert level_index(LEVELS, 10**9) == 2  # the last level stays
+    levels = standard_levels(5, antes_from=3)
+    assert levels[0].ante == 0
+    assert levels[2].ante == levels[2].big_blind // 8
+    rules = rules_for(Structure.FIXED_LIMIT, LEVELS[1], 8)
+    assert not rules.fl_cap_lifted_heads_up  # R15: tournaments always capped
+    assert rules.rake_percent == 0  # R36: no rake in tournaments
+    assert (rules.small_blind, rules.big_blind) == (15, 30)
+
+
+def test_sit_and_go_starts_when_full() -> None:
+    t = Tournament(sng(6), seed=b"x")
+    for i in range(5):
+        t.register(f"p{i}", 0.0)
+    assert t.status is Status.REGISTERING
+    with pytest.raises(TournamentError, match="already registered"):
+        t.register("p1", 0.0)
+    assert t.unregister("p4") == 110  # buy-in and fee back
+    assert (t.prize_pool, t.fees) == (400, 40)
+    t.register("p4", 1.0)
+    t.register("p5", 2.0)
+    assert t.status is Status.RUNNING
+    assert t.started_at == 2.0
+    assert len(t.tables) == 1
+    assert sorted(t.tables[1].seats) == [1, 2, 3, 4, 5, 6]
+    assert (t.prize_pool, t.fees) == (600, 60)
+    with pytest.raises(TournamentError, match="registration is closed"):
+        t.register("late", 3.0)
+    with pytest.raises(TournamentError, match="only before the start"):
+        t.unregister("p0")
+
+
+def test_sit_and_go_over_several_tables() -> None:
+    t = Tournament(sng(20), seed=b"x")
+    for i in range(20):
+        t.register(f"p{i}", 0.0)
+    sizes = sorted(len(table.seats) for table in t.tables.values())
+    assert sizes == [6, 7, 7]
+    seated = [e for table in t.tables.values() for e in table.seats.values()]
+    assert sorted(seated) == sorted(t.entries)
+
+
+def test_scheduled_cancelled_below_the_minimum() -> None:
+    t = Tournament(scheduled(), seed=b"x")
+    for i in range(3):
+        t.register(f"p{i}", 0.0)
+    t.tick(999.0)
+    assert t.status is Status.REGISTERING
+    t.tick(1000.0)
+    assert t.status is Status.CANCELLED
+    with pytest.raises(TournamentError, match="cancelled"):
+        t.register("p9", 1001.0)
+
+
+def test_scheduled_starts_at_its_time() -> None:
+    t = Tournament(scheduled(), seed=b"x")
+    for i in range(13):
+        t.register(f"p{i}", 0.0)
+    t.tick(1000.0)
+    assert t.status is Status.RUNNING
+    assert sorted(len(table.seats) for table in t.tables.values()) == [4, 4, 5]
+    with pytest.raises(TournamentError, match="not registering"):
+        t.start(1000.0)
+
+
+def test_start_needs_two_entries() -> None:
+    t = Tournament(scheduled(min_entries=2), seed=b"x")
+    t.register("solo", 0.0)
+    with pytest.raises(NotEnoughPlayers):
+        t.start(0.0)
+
+
+def test_late_registration_and_reentry() -> None:
+    t = Tournament(scheduled(late_registration_levels=2, reentries=1), seed=b"x")
+    for i in range(6):
+        t.register(f"p{i}", 0.0)
+    t.tick(1000.0)
+    late = t.register("late", 1100.0)  # level 1: still open
+    assert late.table is not None
+    with pytest.raises(TournamentError, match="still playing"):
+        t.register("late", 1100.0)
+    # bust "late" by hand and re-enter
+    late.stack = 0
+    table = t.tables[late.table]
+    del table.seats[late.seat]  # type: ignore[arg-type]
+    t._eliminate([(late.entry_id, 1500)])
+    again = t.register("late", 1200.0)
+    assert again.entry_id != late.entry_id
+    assert again.stack == 1500
+    again.stack = 0
+    t.tables[again.table].seats.pop(again.seat)  # type: ignore[index, arg-type]
+    t._eliminate([(again.entry_id, 1500)])
+    with pytest.raises(TournamentError, match="every re-entry"):
+        t.register("late", 1300.0)
+    assert (t.prize_pool, t.fees) == (8 * 100, 8 * 10)
+    t.tick(1000.0 + 20 * 60)  # level 3: registration closes, the payouts are fixed
+    assert not t.registration_open
+    with pytest.raises(TournamentError, match="closed"):
+        t.register("later", 2300.0)
+    assert late.places == (8,)  # the first out of 8 entries
+    assert again.places == (7,)
+
+
+def test_hand_uses_the_level_blinds_and_antes() -> None:
+    t = Tournament(sng(3), seed=b"x")
+    for i in range(3):
+        t.register(f"p{i}", 0.0)
+    events = t.start_hand(1, 1250.0, seed=seed(1))  # level 3: 25/50, ante 5
+    kinds = [(e.kind, e.amount) for e in events if isinstance(e, Posted)]
+    assert kinds.count((PostKind.ANTE, 5)) == 3
+    assert (PostKind.SMALL_BLIND, 25) in kinds
+    assert (PostKind.BIG_BLIND, 50) in kinds
+    with pytest.raises(HandInProgress):
+        t.start_hand(1, 1250.0, seed=seed(2))
+
+
+def test_eliminated_together_more_chips_finishes_higher() -> None:
+    t = Tournament(sng(6), seed=b"x")
+    for i in range(6):
+        t.register(f"p{i}", 0.0)
+    assert t.prizes == [390, 210]
+    t._eliminate([(1, 300), (2, 900)])  # two out in one hand
+    assert t.entries[2].places == (5,)
+    assert t.entries[1].places == (6,)
+    t._eliminate([(3, 500), (4, 500)])  # equal chips: they share 3rd and 4th
+    assert t.entries[3].places == t.entries[4].places == (3, 4)
+    t._eliminate([(5, 100), (6, 100)])  # a tie for 1st-2nd would share 390 + 210
+    assert t.entries[5].places == (1, 2)
+    assert t.entries[5].prize + t.entries[6].prize == 600
+    assert {t.entries[5].prize, t.entries[6].prize} == {300}
+
+
+def test_tied_bubble_players_share_the_prize() -> None:
+    t = Tournament(sng(9), seed=b"x")
+    for i in range(9):
+        t.register(f"p{i}", 0.0)
+    for k in range(1, 6):
+        t._eliminate([(k, 1000 + k)])
+    t._eliminate([(6, 700), (7, 700)])  # 4th and 3rd: 180 shared
+    assert t.entries[6].prize + t.entries[7].prize == 180
+    assert t.entries[6].places == (3, 4)
+
+
+def test_hands_at_tables_and_chips_conserved() -> None:
+    t = Tournament(sng(16), seed=b"x")
+    for i in range(16):
+        t.register(f"p{i}", 0.0)
+    total = t.chips_in_play()
+    assert total == 16 * 1500
+    rng = random.Random(1)
+    now = 0.0
+    for n in range(30):
+        ready = t.ready_tables()
+        for table_id in ready:
+            t.start_hand(table_id, now, seed=seed(100 + n * 10 + table_id))
+        assert t.chips_in_play() == total
+        for table_id in ready:
+            if table_id in t.tables:
+                play_hand(t, table_id, now + 30, rng)
+        assert t.chips_in_play() == total
+        sizes = [len(table.seats) for table in t.tables.values()]
+        assert max(sizes) - min(sizes) <= 1
+        now += 60.0
+        if t.status is not Status.RUNNING:
+            break
+    assert t.hands_played >= 30
+
+
+def test_hand_for_hand_on_the_bubble() -> None:
+    """Near the money every table plays one hand and waits for the others."""
+    config = TournamentConfig(max_entries=24, seats_per_table=4, levels=LEVELS)
+    t = Tournament(config, seed=b"bubble")
+    for i in range(24):
+        t.register(f"p{i}", 0.0)
+    paid = len(t.prizes)
+    rng = random.Random(5)
+    now = 0.0
+    seen_hfh = False
+    for n in range(3000):
+        if t.status is not Status.RUNNING:
+            break
+        ready = t.ready_tables()
+        if t.hand_for_hand and len(ready) >= 2:
+            seen_hfh = True
+            alive_before = len(t.alive)
+            first, *others = ready
+            for table_id in ready:
+                t.start_hand(table_id, now, seed=seed(7 * n + table_id))
+            play_hand(t, first, now, rng)
+            assert first not in t.ready_tables()  # waits for the others
+            for table_id in others:
+                play_hand(t, table_id, now, rng)
+            out = alive_before - len(t.alive)
+            groups = {e.eliminated for e in t.entries.values() if e.eliminated}
+            if out:
+                last = max(groups)
+                together = [e for e in t.entries.values() if e.eliminated == last]
+                assert len(together) == out  # one elimination group per round
+        else:
+            for table_id in ready:
+                t.start_hand(table_id, now, seed=seed(7 * n + table_id))
+            for table_id in ready:
+                if table_id in t.tables:
+                    play_hand(t, table_id, now, rng)
+        now += 60.0
+        assert len(t.alive) > paid or not t.hand_for_hand
+    assert seen_hfh
+    assert t.status is Status.FINISHED
