@@ -36,3 +36,12 @@ def test_help_everywhere(capsys: pytest.CaptureFixture[str]) -> None:
         main(["eval", "--help"])
     assert exit_info.value.code == 0
     assert "strength" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("preset", ["online", "italian"])
+def test_demo_plays_a_hand_with_bots(preset: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["demo", "--players", "3", "--preset", preset]) == 0
+    out = capsys.readouterr().out
+    assert "*** SUMMARY ***" in out
+    assert out.count("Dealt to ") >= 3
+    assert "deck seed " in out
