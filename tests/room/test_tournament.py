@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
@@ -9,6 +10,7 @@ import pytest
 from drawpoker.errors import InvalidConfig
 from drawpoker.events import Posted, PostKind
 from drawpoker.room.errors import HandInProgress, NotEnoughPlayers, TournamentError
+from drawpoker.room.events import HandCancelled
 from drawpoker.room.simulate import simple_policy
 from drawpoker.room.structure import Level, level_index, rules_for, standard_levels
 from drawpoker.room.tournament import Kind, Status, Tournament, TournamentConfig
@@ -265,3 +267,61 @@ def test_hand_for_hand_on_the_bubble() -> None:
         assert len(t.alive) > paid or not t.hand_for_hand
     assert seen_hfh
     assert t.status is Status.FINISHED
+
+
+def drive(t: Tournament, rounds: int, rng: random.Random, now: float) -> float:
+    for _ in range(rounds):
+        if t.status is not Status.RUNNING:
+            break
+        ready = t.ready_tables()
+        for table_id in ready:
+            t.start_hand(table_id, now, seed=rng.randbytes(32))
+        for table_id in ready:
+            if table_id in t.tables:
+                play_hand(t, table_id, now, rng)
+        now += 60.0
+    return now
+
+
+def test_state_round_trip_between_hands() -> None:
+    t = Tournament(TournamentConfig(max_entries=30, levels=LEVELS), seed=b"persist")
+    for i in range(30):
+        t.register(f"p{i}", 0.0)
+    now = drive(t, 15, random.Random(1), 0.0)
+    data = json.loads(json.dumps(t.to_dict()))
+    copy, events = Tournament.from_dict(data)
+    assert events == {}
+    assert copy.to_dict() == t.to_dict()
+    drive(t, 10_000, random.Random(2), now)
+    drive(copy, 10_000, random.Random(2), now)
+    assert t.status is Status.FINISHED
+    assert copy.results() == t.results()
+
+
+def test_restore_mid_hand_cancels_the_hands() -> None:
+    t = Tournament(TournamentConfig(max_entries=20, levels=LEVELS), seed=b"crash")
+    for i in range(20):
+        t.register(f"p{i}", 0.0)
+    rng = random.Random(3)
+    now = drive(t, 5, rng, 0.0)
+    before = {e.entry_id: e.stack for e in t.entries.values()}
+    ready = t.ready_tables()
+    for table_id in ready:
+        t.start_hand(table_id, now, seed=rng.randbytes(32))
+    table_id = ready[0]
+    hand = t.tables[table_id].hand
+    assert hand is not None
+    legal = hand.legal_actions()
+    assert legal is not None
+    t.act(table_id, simple_policy(hand, legal, rng), now)
+    next_seq = t.tables[table_id].next_seq
+    copy, events = Tournament.from_dict(json.loads(json.dumps(t.to_dict())))
+    assert sorted(events) == sorted(ready)
+    [cancelled] = events[table_id]
+    assert isinstance(cancelled, HandCancelled)
+    assert cancelled.seq == next_seq
+    assert {e.entry_id: e.stack for e in copy.entries.values()} == before
+    assert copy.chips_in_play() == 20 * 1500
+    assert sorted(copy.ready_tables()) == sorted(ready)
+    drive(copy, 10_000, rng, now)
+    assert copy.status is Status.FINISHED

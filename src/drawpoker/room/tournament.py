@@ -42,6 +42,7 @@ from drawpoker.room.balancing import (
 )
 from drawpoker.room.blinds import NO_DEBT, BlindPlan, Debt, next_in, plan_blinds
 from drawpoker.room.errors import HandInProgress, NotEnoughPlayers, TournamentError
+from drawpoker.room.events import HandCancelled
 from drawpoker.room.payouts import paid_places, payout_table, share
 from drawpoker.room.structure import Level, level_index, rules_for, standard_levels
 from drawpoker.rules import Structure
@@ -150,6 +151,7 @@ class TableState:
     hands_played: int = 0
     next_seq: int = 1
     level: int = 0
+    positions_before: tuple[int | None, int | None, int | None] = (None, None, None)
 
 
 @dataclass(slots=True)
@@ -353,6 +355,7 @@ class Tournament:
             big_blind=level.big_blind,
         )
         assert plan is not None
+        table.positions_before = (table.button, table.last_big_blind, table.last_sb_position)
         table.button = plan.button
         table.last_big_blind = plan.big_blind
         table.last_sb_position = plan.sb_position
@@ -611,6 +614,151 @@ class Tournament:
         living = sorted((e for e in self.entries.values() if not e.places), key=lambda e: -e.stack)
         return living + placed if self.status is not Status.FINISHED else placed
 
+    # ------------------------------------------------------------ persistence
+
+    def to_dict(self) -> dict[str, Any]:
+        """The tournament as plain data (JSON-ready). Stacks are those before any hand
+        being played: restoring cancels such hands (every chip back to its seat)."""
+        cfg = self.config
+        return {
+            "version": 1,
+            "name": self.name,
+            "config": {
+                "kind": str(cfg.kind),
+                "structure": str(cfg.structure),
+                "buy_in": cfg.buy_in,
+                "fee": cfg.fee,
+                "starting_stack": cfg.starting_stack,
+                "levels": [
+                    [lv.small_blind, lv.big_blind, lv.ante, lv.minutes] for lv in cfg.levels
+                ],
+                "seats_per_table": cfg.seats_per_table,
+                "max_entries": cfg.max_entries,
+                "min_entries": cfg.min_entries,
+                "start_at": cfg.start_at,
+                "late_registration_levels": cfg.late_registration_levels,
+                "reentries": cfg.reentries,
+                "paid_fraction": str(cfg.paid_fraction),
+                "hand_for_hand": cfg.hand_for_hand,
+            },
+            "status": str(self.status),
+            "entries": [
+                [
+                    e.entry_id,
+                    e.player,
+                    e.stack,
+                    e.table,
+                    e.seat,
+                    e.eliminated,
+                    list(e.places),
+                    e.prize,
+                    e.posted_big_blind,
+                ]
+                for e in self.entries.values()
+            ],
+            "tables": [
+                {
+                    "id": t.table_id,
+                    "seats": {str(seat): e for seat, e in t.seats.items()},
+                    "button": t.button,
+                    "last_big_blind": t.last_big_blind,
+                    "last_sb_position": t.last_sb_position,
+                    "hands_played": t.hands_played,
+                    "next_seq": t.next_seq,
+                    "in_hand": t.hand is not None,
+                    "positions_before": list(t.positions_before),
+                    "level": t.level,
+                }
+                for t in self.tables.values()
+            ],
+            "prize_pool": self.prize_pool,
+            "fees": self.fees,
+            "started_at": self.started_at,
+            "registration_open": self.registration_open,
+            "moves": [
+                [m.entry_id, m.from_table, m.from_seat, m.to_table, m.to_seat, m.broke, m.at]
+                for m in self.moves
+            ],
+            "hands_played": self.hands_played,
+            "hand_for_hand_rounds": self.hand_for_hand_rounds,
+            "prizes": list(self.prizes),
+            "groups": self._groups,
+            "unplaced": [[list(item) for item in group] for group in self._unplaced],
+            "pending_busts": [list(item) for item in self._pending_busts],
+            "hfh_started": sorted(self._hfh_started),
+            "next_table": self._next_table,
+            "entry_seq": self._entry_seq,
+            "rng": _rng_state(self._rng),
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> tuple[Tournament, dict[int, list[Event]]]:
+        """Rebuild from ``to_dict``. Hands that were being played are cancelled; the
+        events (``HandCancelled``, by table) continue each table's numbering."""
+        c = data["config"]
+        config = TournamentConfig(
+            kind=Kind(c["kind"]),
+            structure=Structure(c["structure"]),
+            buy_in=c["buy_in"],
+            fee=c["fee"],
+            starting_stack=c["starting_stack"],
+            levels=tuple(Level(sb, bb, ante, minutes) for sb, bb, ante, minutes in c["levels"]),
+            seats_per_table=c["seats_per_table"],
+            max_entries=c["max_entries"],
+            min_entries=c["min_entries"],
+            start_at=c["start_at"],
+            late_registration_levels=c["late_registration_levels"],
+            reentries=c["reentries"],
+            paid_fraction=Fraction(c["paid_fraction"]),
+            hand_for_hand=c["hand_for_hand"],
+        )
+        t = cls(config, name=data["name"])
+        t.status = Status(data["status"])
+        for eid, player, stack, table, seat, out, places, prize, posted in data["entries"]:
+            t.entries[eid] = Entry(
+                eid, player, stack, table, seat, out, tuple(places), prize, posted
+            )
+        events: dict[int, list[Event]] = {}
+        for row in data["tables"]:
+            table = TableState(row["id"])
+            table.seats = {int(seat): e for seat, e in row["seats"].items()}
+            table.button = row["button"]
+            table.last_big_blind = row["last_big_blind"]
+            table.last_sb_position = row["last_sb_position"]
+            table.hands_played = row["hands_played"]
+            table.next_seq = row["next_seq"]
+            table.level = row["level"]
+            before = row["positions_before"]
+            table.positions_before = (before[0], before[1], before[2])
+            t.tables[table.table_id] = table
+            if row["in_hand"]:  # cancelled: the positions go back, the hand is replayed
+                table.button, table.last_big_blind, table.last_sb_position = row["positions_before"]
+                stacks = tuple(sorted((s, t.entries[e].stack) for s, e in table.seats.items()))
+                cancelled = HandCancelled(
+                    seq=table.next_seq,
+                    hand_id=f"{t.name or 'T'}-{table.table_id}-{table.hands_played}",
+                    stacks=stacks,
+                    carried_pot=0,
+                )
+                table.next_seq += 1
+                events[table.table_id] = [cancelled]
+        t.prize_pool = data["prize_pool"]
+        t.fees = data["fees"]
+        t.started_at = data["started_at"]
+        t.registration_open = data["registration_open"]
+        t.moves = [Move(*m) for m in data["moves"]]
+        t.hands_played = data["hands_played"]
+        t.hand_for_hand_rounds = data["hand_for_hand_rounds"]
+        t.prizes = list(data["prizes"])
+        t._groups = data["groups"]
+        t._unplaced = [[(a, b) for a, b in group] for group in data["unplaced"]]
+        t._pending_busts = [(a, b) for a, b in data["pending_busts"]]
+        t._hfh_started = set(data["hfh_started"]) - set(events)
+        t._next_table = data["next_table"]
+        t._entry_seq = data["entry_seq"]
+        t._rng.setstate(_rng_from(data["rng"]))
+        return t, events
+
     def results(self) -> dict[str, Any]:
         """Plain data: places, prizes, pool, fees."""
         return {
@@ -636,6 +784,18 @@ class Tournament:
 
 
 _RECENT_BB = Debt(recent_big_blind=True)
+
+
+def _rng_state(rng: random.Random) -> list[Any]:
+    version, internal, gauss = rng.getstate()
+    return [version, list(internal), gauss]
+
+
+def _rng_from(data: list[Any]) -> tuple[Any, ...]:
+    version, internal, gauss = data
+    return (version, tuple(internal), gauss)
+
+
 _ACTION_EVENTS = frozenset(
     {"Folded", "Checked", "Called", "BetPlaced", "Raised", "StoodPat", "Discarded", "TimedOut"}
 )
