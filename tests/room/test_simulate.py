@@ -9,7 +9,7 @@ from collections import Counter
 import pytest
 
 from drawpoker.cli import main
-from drawpoker.room.simulate import SimulationResult, simulate, sit_and_go_config
+from drawpoker.room.simulate import BotPolicy, SimulationResult, simulate, sit_and_go_config
 from drawpoker.room.structure import standard_levels
 from drawpoker.room.tournament import Kind, Status, Tournament, TournamentConfig
 
@@ -118,3 +118,17 @@ def test_cli_simulate_tournament_json(capsys: pytest.CaptureFixture[str]) -> Non
     assert sum(row["prize"] for row in results["standings"]) == results["prize_pool"] == 900
     assert results["fees"] == 90
     assert results["standings"][0]["places"] == [1]
+
+
+def test_simulation_with_registry_bots() -> None:
+    policy = BotPolicy(["tag", "calling-station", "random"], seed="bots")
+    result = simulate(sit_and_go_config(12), 12, seed="bots", policy=policy)
+    check_finished(result)
+    assert len(policy._bots) == 12  # one bot per player
+
+
+def test_cli_rejects_bad_arguments(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["simulate-tournament", "--players", "1"]) == 2
+    assert "--players must be 2 or more" in capsys.readouterr().err
+    assert main(["simulate-tournament", "--players", "4", "--bots", "nobody", "--quiet"]) == 2
+    assert "unknown bot 'nobody'" in capsys.readouterr().err

@@ -10,7 +10,8 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from drawpoker.room.simulate import simulate, sit_and_go_config
+from drawpoker.errors import InvalidConfig
+from drawpoker.room.simulate import BotPolicy, Policy, simple_policy, simulate, sit_and_go_config
 from drawpoker.room.structure import standard_levels
 from drawpoker.room.tournament import Tournament
 
@@ -35,6 +36,12 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("--fee", type=int, default=10, help="the house's, per entry")
     parser.add_argument("--level-minutes", type=float, default=8.0)
     parser.add_argument("--antes-from", type=int, default=None, help="antes from this level")
+    parser.add_argument(
+        "--bots",
+        default=None,
+        help="comma-separated drawpoker.bots names dealt round the players "
+        "(e.g. shark,tag); default: the simulator's fast built-in policy",
+    )
     parser.add_argument("--top", type=int, default=20, help="standings rows to print")
     parser.add_argument("--json", action="store_true", help="print JSON")
     parser.add_argument("--quiet", action="store_true", help="no progress display")
@@ -43,7 +50,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 def run(args: argparse.Namespace) -> int:
     if args.players < 2:
-        raise SystemExit("drawpoker simulate-tournament: --players must be 2 or more")
+        raise InvalidConfig(f"--players must be 2 or more, not {args.players}")
     seed = args.seed if args.seed is not None else secrets.token_hex(8)
     config = sit_and_go_config(
         args.players,
@@ -77,7 +84,10 @@ def run(args: argparse.Namespace) -> int:
             )
             bar.update(task, completed=min(out, args.players - 1), info=info)
 
-        result = simulate(config, args.players, seed=seed, progress=progress)
+        policy: Policy = simple_policy
+        if args.bots:
+            policy = BotPolicy([k.strip() for k in args.bots.split(",") if k.strip()], seed=seed)
+        result = simulate(config, args.players, seed=seed, policy=policy, progress=progress)
     t = result.tournament
     summary = result.summary() | {
         "seed": seed,

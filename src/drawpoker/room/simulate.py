@@ -7,9 +7,9 @@ whose hand is over), and the round lasts as long as its longest hand
 (``hand_seconds`` plus ``action_seconds`` per action). Hand-for-hand play on
 the bubble falls out of the tournament's own rules.
 
-The bots are a policy ``(hand, legal, rng) -> Action``; ``simple_policy`` is a
-small built-in one (tight-aggressive by hand category) so the simulator does
-not depend on ``drawpoker.bots``; any other policy can be passed in.
+The bots are a policy ``(hand, legal, rng, player) -> Action``: ``simple_policy``
+is a small, fast built-in one (tight-aggressive by hand category);
+``BotPolicy(["shark", "tag"])`` plays the players with ``drawpoker.bots``.
 
 Invariants are checked as it runs (``SimulationError`` if one breaks): chips
 constant, table sizes within one of each other after balancing, nobody posting
@@ -21,9 +21,9 @@ from __future__ import annotations
 import hashlib
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from drawpoker.actions import Action, LegalActions
 from drawpoker.errors import DrawPokerError
@@ -33,15 +33,24 @@ from drawpoker.room.structure import standard_levels
 from drawpoker.room.tournament import Kind, Status, Tournament, TournamentConfig
 from drawpoker.rules import Structure
 
-Policy = Callable[[Hand, LegalActions, random.Random], Action]
 Progress = Callable[[Tournament, float], None]
+
+
+class Policy(Protocol):
+    """Chooses the action of ``player`` (an entry's player name) in ``hand``."""
+
+    def __call__(
+        self, hand: Hand, legal: LegalActions, rng: random.Random, player: str = "", /
+    ) -> Action: ...
 
 
 class SimulationError(DrawPokerError, AssertionError):
     """An invariant broke during a simulation."""
 
 
-def simple_policy(hand: Hand, legal: LegalActions, rng: random.Random) -> Action:
+def simple_policy(
+    hand: Hand, legal: LegalActions, rng: random.Random, player: str = "", /
+) -> Action:
     """Bet strong hands, call with pairs when the price is right, draw to what is held."""
     seat = legal.seat
     cards = hand.cards(seat)
@@ -75,6 +84,36 @@ def simple_policy(hand: Hand, legal: LegalActions, rng: random.Random) -> Action
     if price * 10 <= pot or rng.random() < 0.05:
         return Action.call(seat)
     return Action.fold(seat)
+
+
+class BotPolicy:
+    """Players played by ``drawpoker.bots`` (``make_bot``), one bot per player, the
+    kinds dealt round the players in turn. Slower than ``simple_policy``: each
+    decision builds the seat's view and event list, as a bot at a real table gets."""
+
+    def __init__(self, kinds: Sequence[str], *, seed: str | bytes = b"") -> None:
+        from drawpoker.bots import make_bot
+
+        self._make = make_bot
+        self.kinds = list(kinds)
+        for kind in self.kinds:
+            make_bot(kind)  # unknown names fail now (``UnknownBot``)
+        self.seed = seed.hex() if isinstance(seed, bytes) else seed
+        self._bots: dict[str, Any] = {}
+        self._where: dict[str, tuple[int, int]] = {}
+
+    def __call__(
+        self, hand: Hand, legal: LegalActions, rng: random.Random, player: str = "", /
+    ) -> Action:
+        bot = self._bots.get(player)
+        if bot is None:
+            kind = self.kinds[len(self._bots) % len(self.kinds)]
+            bot = self._bots[player] = self._make(kind, seed=f"{self.seed}/{player}")
+        if self._where.get(player) != (id(hand.rules), legal.seat):
+            bot.sit(legal.seat, hand.rules)
+            self._where[player] = (id(hand.rules), legal.seat)
+        action: Action = bot.decide(hand.view(legal.seat), legal, hand.events_for(legal.seat))
+        return action
 
 
 @dataclass(slots=True)
@@ -171,11 +210,13 @@ def simulate(
                 continue
             hand = table.hand
             actions = 0
+            names = {seat: t.entries[e].player for seat, e in table.seats.items()}
             while not hand.is_over:
                 legal = hand.legal_actions()
                 assert legal is not None
                 actions += 1
-                t.act(table_id, policy(hand, legal, rng), now + action_seconds * actions)
+                action = policy(hand, legal, rng, names[legal.seat])
+                t.act(table_id, action, now + action_seconds * actions)
             longest = max(longest, hand_seconds + action_seconds * actions)
             summary = t.last_summary
             assert summary is not None
