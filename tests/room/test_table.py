@@ -149,11 +149,15 @@ def test_a_new_player_waits_for_the_big_blind_or_posts() -> None:
     t = seated(1, 2, 3)
     t.start_hand(0.0, seed=seed(1))  # button 1, sb 2, bb 3
     passive(t)
-    t.sit("waits", 5, 100)  # between the bb (3) and button: next big blind is 5? no: 1
-    t.start_hand(1.0, seed=seed(2))  # button 2, sb 3, bb 5: the big blind reaches seat 5
+    t.sit("waits", 5, 100)  # waits for the big blind, which comes next: 3 -> 5
+    t.start_hand(1.0, seed=seed(2))  # button 2, sb 3, bb 5
     assert t.last_big_blind == 5
     assert (5, PostKind.BIG_BLIND, 2) in posts(t)
     assert len([p for p in posts(t) if p[1] is PostKind.BIG_BLIND]) == 1
+    passive(t)
+    t.sit("waits2", 4, 100)  # between the button (3) and the next big blind (1): waits
+    t.start_hand(2.0, seed=seed(3))  # button 3, sb 5, bb 1
+    assert 4 not in t.dealt_in()
     passive(t)
 
 
@@ -357,23 +361,28 @@ def test_rake_is_reported_per_hand() -> None:
 
 
 def test_busted_player_sits_out_until_a_rebuy() -> None:
-    t = seated(1, 2)
-    t.start_hand(0.0, seed=seed(8))
-    hand = t.hand
-    assert hand is not None
-    legal = hand.legal_actions()
-    assert legal is not None
-    t.act(Action.bet(legal.seat, legal.max_to), 0.0)
-    events = passive(t)
-    loser = next(s for s, chips in t.last_record.net.items() if chips < 0)  # type: ignore[union-attr]
-    if t.seats[loser].stack == 0:
-        assert any(isinstance(e, SatOut) and e.reason == "busted" for e in events)
-        assert not t.can_start()
-        with pytest.raises(BuyInOutOfRange, match="rebuy"):
-            t.top_up(loser, 10)
-        t.top_up(loser, 40)
+    for n in range(50):  # all in heads-up until someone loses everything (no split)
+        t = seated(1, 2)
+        t.start_hand(0.0, seed=seed(8 + n))
+        hand = t.hand
+        assert hand is not None
+        legal = hand.legal_actions()
+        assert legal is not None
+        t.act(Action.bet(legal.seat, legal.max_to), 0.0)
+        events = passive(t)
+        if 0 in (t.seats[1].stack, t.seats[2].stack):
+            break
+    loser = 1 if t.seats[1].stack == 0 else 2
+    assert any(isinstance(e, SatOut) and e.seat == loser and e.reason == "busted" for e in events)
+    assert t.seats[loser].sitting_out
+    assert not t.can_start()
+    with pytest.raises(BuyInOutOfRange, match="rebuy"):
+        t.top_up(loser, 10)
+    with pytest.raises(BuyInOutOfRange, match="no chips"):
         t.sit_in(loser)
-        assert t.can_start()
+    t.top_up(loser, 40)
+    t.sit_in(loser)
+    assert t.can_start()
 
 
 def test_events_numbered_without_gaps_across_hands() -> None:
@@ -446,3 +455,23 @@ def test_restore_mid_hand_cancels_it_and_returns_the_chips() -> None:
     copy.start_hand(2.0, seed=seed(3))
     assert copy.hand is not None
     assert copy.hand.button == hand.button  # the cancelled hand is replayed in place
+
+
+def test_restore_mid_hand_keeps_blinds_owed() -> None:
+    t = seated(1, 2, 3, 4, 5, 6)
+    t.start_hand(0.0, seed=seed(1))  # button 1, sb 2, bb 3
+    passive(t)
+    t.sit_out(4)
+    t.start_hand(1.0, seed=seed(2))  # bb skips 4: it owes both blinds
+    passive(t)
+    t.sit_in(4, post=True)
+    t.start_hand(2.0, seed=seed(3))
+    passive(t)
+    t.start_hand(3.0, seed=seed(4))  # seat 4 posts its blinds here
+    assert 4 in t.dealt_in()
+    copy, _ = CashTable.from_dict(json.loads(json.dumps(t.to_dict())))
+    assert copy.seats[4].owe_big_blind  # the cancelled hand did not settle the debt
+    assert copy.seats[4].owe_small_blind
+    copy.start_hand(4.0, seed=seed(5))
+    mine = [(kind, amount) for seat, kind, amount in posts(copy) if seat == 4]
+    assert mine == [(PostKind.BIG_BLIND, 2), (PostKind.DEAD_SMALL_BLIND, 1)]

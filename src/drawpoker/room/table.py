@@ -130,6 +130,7 @@ class _Running:
     number: int
     start_stacks: dict[int, int] = field(default_factory=dict)
     carried_in: int = 0
+    debts_before: dict[int, tuple[bool, bool, bool]] = field(default_factory=dict)
 
 
 class CashTable:
@@ -305,6 +306,9 @@ class CashTable:
                 f"table {self.table_id}: a hand needs 2 or more players able to play (R2)"
             )
         events: list[Event] = []
+        debts_before = {
+            seat: (s.owe_big_blind, s.owe_small_blind, s.post) for seat, s in self.seats.items()
+        }
         for seat, big, small in plan.missed:
             s = self.seats[seat]
             s.owe_big_blind |= big
@@ -330,7 +334,7 @@ class CashTable:
             hand_id=f"{self.table_id}-{number}",
             first_seq=self.next_seq,
         )
-        self._running = _Running(hand, plan, now, number, stacks, self.carried_pot)
+        self._running = _Running(hand, plan, now, number, stacks, self.carried_pot, debts_before)
         self._last_plan = plan
         self.carried_pot = 0
         events += hand.events
@@ -559,13 +563,16 @@ class CashTable:
         running = self._running
         seats = {}
         for seat, s in self.seats.items():
+            debt = (s.owe_big_blind, s.owe_small_blind, s.post)
+            if running is not None:  # as before the hand, which a restore cancels
+                debt = running.debts_before.get(seat, debt)
             seats[str(seat)] = {
                 "player": s.player,
                 "stack": s.stack,
                 "sitting_out": s.sitting_out,
-                "owe_big_blind": s.owe_big_blind,
-                "owe_small_blind": s.owe_small_blind,
-                "post": s.post,
+                "owe_big_blind": debt[0],
+                "owe_small_blind": debt[1],
+                "post": debt[2],
                 "timeouts": s.timeouts,
                 "connected": s.connected,
                 "pending_top_up": s.pending_top_up,
