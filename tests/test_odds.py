@@ -13,6 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from drawpoker.advisor import advise
 from drawpoker.cards import DECK, parse_cards
 from drawpoker.cli import main
 from drawpoker.errors import InvalidCards
@@ -168,3 +169,22 @@ def test_cli_table_and_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert best["categories"]["full house"]["fraction"] == "11/1081"
     assert main(["odds", "Jc Jd 8d 4d 2d", "--dead", "Jc"]) == 2
     assert "both in the hand and dead" in capsys.readouterr().err
+
+
+def test_advisor() -> None:
+    advice = advise("Jc Jd 8d 4d 2d")
+    assert sorted(advice.best.keep) == sorted(parse_cards("Jc Jd"))
+    assert [(o.discard, o.counts) for o in advice.options] == [
+        (o.discard, o.counts) for o in draw_odds("Jc Jd 8d 4d 2d")
+    ]
+    assert advise("2d 4d 8d Jd Jc") is advice  # cached, whatever the card order
+    data = advice.to_dict(top=2)
+    assert data["best"]["label"] == "keep Jc Jd, draw 3"
+    assert len(data["options"]) == 2
+    assert json.loads(json.dumps(data)) == data
+    assert option_odds("Jc Jd 8d 4d 2d", "8d 4d 2d").at_least(C.FULL_HOUSE) == Fraction(14, 1081)
+    limited = advise("7c 5d 4h 3s 2c", max_discard=3)
+    assert len(limited.options) == 26
+    assert max(o.k for o in limited.options) == 3
+    with pytest.raises(InvalidCards):
+        advise("Jc Jd 8d 4d 2d", dead="2d")

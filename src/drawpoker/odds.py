@@ -25,6 +25,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import cache
 from itertools import combinations
 from math import comb
 from typing import Any
@@ -91,17 +92,41 @@ _CATEGORY_STARTS = np.searchsorted(CATEGORY_OF_STRENGTH[1:], np.arange(1, 10)) +
 # ------------------------------------------------------------------ combinations
 
 
-def _drawn_key_sums(unseen: Sequence[int], kmax: int) -> list[npt.NDArray[np.int32]]:
+@cache
+def _colex(k: int) -> npt.NDArray[np.intp]:
+    """The k-subsets of range(47) as rows in colexicographic order (largest element
+    first), so that the subsets of range(n) are the first C(n, k) rows."""
+    rows = np.array(list(combinations(range(47), k)), dtype=np.intp).reshape(-1, k)
+    order = np.lexsort(rows.T)  # the last column is the primary key
+    result: npt.NDArray[np.intp] = np.ascontiguousarray(rows[order])
+    result.setflags(write=False)
+    return result
+
+
+_GATHER_UP_TO = 3  # small draws: gather through index arrays; larger: build incrementally
+
+
+def _drawn_key_sums(
+    unseen: Sequence[int], kmax: int, sums: list[npt.NDArray[np.int32]] | None = None
+) -> list[npt.NDArray[np.int32]]:
     """``sums[k]``: evaluator key sums of every k-card draw from ``unseen``, in colex order.
 
-    Built from ``sums[k - 1]`` with one addition per draw: the draws whose
-    highest card is ``unseen[top]`` are the (k-1)-draws of the cards below it
-    plus that card.
+    Small k: one gather per drawn card through the colex index arrays. Larger k:
+    built from ``sums[k - 1]`` with one addition per draw, because the draws whose
+    highest card is ``unseen[top]`` are the (k-1)-draws of the cards below it plus
+    that card. ``sums`` continues a list already built for smaller k.
     """
     keys = _BATCH_CARD_KEYS[np.asarray(unseen, dtype=np.intp)]
     n = len(unseen)
-    sums = [np.zeros(1, dtype=np.int32)]
-    for k in range(1, kmax + 1):
+    sums = list(sums) if sums else [np.zeros(1, dtype=np.int32)]
+    for k in range(len(sums), kmax + 1):
+        if k <= _GATHER_UP_TO:
+            rows = _colex(k)[: comb(n, k)]
+            out = keys[rows[:, 0]]
+            for j in range(1, k):
+                out = out + keys[rows[:, j]]
+            sums.append(out.astype(np.int32, copy=False))
+            continue
         previous = sums[k - 1]
         out = np.empty(comb(n, k), dtype=np.int32)
         pos = 0
@@ -249,7 +274,7 @@ class DrawTable:
 
     def _drawn(self, k: int) -> npt.NDArray[np.int32]:
         if len(self._sums) <= k:
-            self._sums = _drawn_key_sums(self.unseen, max(k, len(self._sums)))
+            self._sums = _drawn_key_sums(self.unseen, k, self._sums)
         return self._sums[k]
 
     def histogram(self, discard: Iterable[int]) -> npt.NDArray[np.int64]:

@@ -152,12 +152,20 @@ class HandActions:
     called_pre: set[int]
     drew: dict[int, int]
     hand_key: tuple[str, int]
+    called_post: set[int]
+
+    def committed(self, seat: int, street: Street) -> bool:
+        """Has ``seat`` called, bet or raised in this betting round?"""
+        if street is Street.PRE_DRAW:
+            return seat in self.called_pre or seat in self.raises_pre
+        return seat in self.called_post or seat in self.raises_post
 
 
 def hand_actions(events: Sequence[Event]) -> HandActions:
     raises_pre: dict[int, int] = {}
     raises_post: dict[int, int] = {}
     called_pre: set[int] = set()
+    called_post: set[int] = set()
     drew: dict[int, int] = {}
     street = Street.PRE_DRAW
     key = ("", 0)
@@ -168,8 +176,8 @@ def hand_actions(events: Sequence[Event]) -> HandActions:
         elif isinstance(event, (BetPlaced, Raised)):
             target = raises_pre if street is Street.PRE_DRAW else raises_post
             target[event.seat] = target.get(event.seat, 0) + 1
-        elif isinstance(event, Called) and street is Street.PRE_DRAW:
-            called_pre.add(event.seat)
+        elif isinstance(event, Called):
+            (called_pre if street is Street.PRE_DRAW else called_post).add(event.seat)
         elif isinstance(event, BettingRoundEnded):
             street = Street.POST_DRAW
         elif isinstance(event, StoodPat):
@@ -178,7 +186,7 @@ def hand_actions(events: Sequence[Event]) -> HandActions:
             drew[event.seat] = event.count
         elif isinstance(event, (Folded, Checked)):
             pass
-    return HandActions(raises_pre, raises_post, called_pre, drew, key)
+    return HandActions(raises_pre, raises_post, called_pre, drew, key, called_post)
 
 
 # ------------------------------------------------------------------ actions

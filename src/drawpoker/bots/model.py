@@ -98,9 +98,16 @@ class OpponentStats:
     raised: int = 0
     post_chances: int = 0  # could bet after the draw (no bet yet)
     post_bets: int = 0
-    faced: int = 0  # answered a bet or raise
-    folded: int = 0
+    # Answers to a bet or raise, [before the draw, after]: fresh (no chips put in
+    # voluntarily this round yet) and again (after calling, betting or raising).
+    faced: list[int] = field(default_factory=lambda: [0, 0])
+    folded: list[int] = field(default_factory=lambda: [0, 0])
+    faced_again: list[int] = field(default_factory=lambda: [0, 0])
+    folded_again: list[int] = field(default_factory=lambda: [0, 0])
     shown: dict[int, list[int]] = field(default_factory=dict)  # draw count -> strengths
+    # Hands shown after betting after the draw, as quantiles among the final hands
+    # of a textbook drawer of as many cards:
+    bet_shown: list[float] = field(default_factory=list)
 
     @property
     def vpip(self) -> float:
@@ -114,6 +121,17 @@ class OpponentStats:
     def bet_rate(self) -> float:
         return (self.post_bets + 4.0) / (self.post_chances + 10.0)
 
+    def folds(self, committed: bool, after_draw: bool) -> float:
+        """How often it folds to a bet or raise in this situation (priors 40%, 10%)."""
+        i = int(after_draw)
+        if committed:
+            return (self.folded_again[i] + 1.0) / (self.faced_again[i] + 10.0)
+        return (self.folded[i] + 4.0) / (self.faced[i] + 10.0)
+
     @property
-    def fold_rate(self) -> float:
-        return (self.folded + 4.0) / (self.faced + 10.0)
+    def bet_range(self) -> float:
+        """The share of its hands it bets with after the draw, as its shown bets say:
+        a player betting the top ``f`` of its hands shows quantiles averaging
+        ``1 - f / 2`` (prior: the top 40%)."""
+        mean = (sum(self.bet_shown) + 0.8 * 6) / (len(self.bet_shown) + 6)
+        return min(max(2.0 * (1.0 - mean), 0.05), 1.0)

@@ -1,0 +1,188 @@
+"""Bots: the registry, the textbook draw, legality everywhere, openers, session memory."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from drawpoker.actions import Action, LegalActions
+from drawpoker.bots import BOTS, Bot, Shark, UnknownBot, make_bot
+from drawpoker.bots.handlogic import has_openers, predraw_score, standard_discard
+from drawpoker.cards import parse_cards
+from drawpoker.errors import DrawPokerError
+from drawpoker.events import EVERYONE, BetPlaced, Event, OpenersShown
+from drawpoker.hand import Hand
+from drawpoker.match import deck_seed, play_match
+from drawpoker.rules import Rules
+
+RULES = {
+    "fixed-limit": Rules.online(structure="fixed-limit", small_blind=1, big_blind=2),
+    "pot-limit": Rules.online(structure="pot-limit", small_blind=1, big_blind=2),
+    "no-limit": Rules.online(structure="no-limit", small_blind=1, big_blind=2),
+    "italian": Rules.italian(),
+    "italian-showdown": Rules.italian(openers_check="showdown"),
+    "italian-one-less": Rules.italian(invito_others="one_less", openers="QQ"),
+}
+
+
+def test_registry() -> None:
+    assert list(BOTS) == ["random", "calling-station", "tag", "shark"]
+    for name in BOTS:
+        bot = make_bot(name, seed=1)
+        assert isinstance(bot, Bot)
+        assert bot.name == name
+    with pytest.raises(UnknownBot, match="one of random, calling-station"):
+        make_bot("fish")
+    assert issubclass(UnknownBot, DrawPokerError)
+
+
+@pytest.mark.parametrize(
+    ("hand", "discard"),
+    [
+        ("Ac Kd Qh Jc Ts", ""),  # straight: pat
+        ("2h 7h 9h Jh Kh", ""),  # flush: pat
+        ("9c 9d 9h Kc 4d", "Kc 4d"),  # trips draw two
+        ("Kc Kd 7h 7s 2c", "2c"),  # two pair draw one
+        ("Jc Jd 8h 4d 2s", "8h 4d 2s"),  # pair draw three
+        ("Ah 9h 6h 3h Kc", "Kc"),  # four-flush
+        ("5c 6d 7h 8s Kc", "Kc"),  # open-ended
+        ("Ac 7d 5h 3s 2c", "7d 5h 3s 2c"),  # keep the ace
+        ("Ac Qd 7h 4s 2c", "7h 4s 2c"),  # keep two high cards
+    ],
+)
+def test_standard_discard(hand: str, discard: str) -> None:
+    cards = parse_cards(hand)
+    assert sorted(standard_discard(cards)) == sorted(parse_cards(discard))
+    assert len(standard_discard(cards, max_discard=3)) <= 3
+
+
+def test_predraw_order_and_openers() -> None:
+    order = ["Ac Kd Qh Jc Ts", "9c 9d 9h Kc 4d", "Kc Kd 7h 7s 2c", "Ac Ad 8h 4d 2s",
+             "Jc Jd 8h 4d 2s", "2c 2d 8h 4d As", "Ac 7d 5h 3s 2c"]  # fmt: skip
+    scores = [predraw_score(parse_cards(h)) for h in order]
+    assert scores == sorted(scores, reverse=True)
+    assert has_openers(parse_cards("Jc Jd 8h 4d 2s"), 9)
+    assert not has_openers(parse_cards("Tc Td 8h 4d 2s"), 9)
+    assert has_openers(parse_cards("3c 3d 8h 8d 2s"), 9)
+    assert not has_openers(parse_cards("Jc Jd 8h 4d 2s"), 10)  # Queens to open
+
+
+@settings(max_examples=18, deadline=None)
+@given(
+    rules_name=st.sampled_from(sorted(RULES)),
+    lineup=st.lists(st.sampled_from(sorted(BOTS)), min_size=2, max_size=6),
+    stack_bb=st.sampled_from([1, 3, 10, 100]),
+    seed=st.integers(0, 10**6),
+)
+def test_bots_never_act_illegally(
+    rules_name: str, lineup: list[str], stack_bb: int, seed: int
+) -> None:
+    """``play_match`` raises IllegalAction if any bot chooses an illegal action."""
+    result = play_match(lineup, RULES[rules_name], len(lineup) * 3, str(seed), stack_bb=stack_bb)
+    assert result.hands == len(lineup) * 3
+
+
+class Spy(Bot):
+    """Checks that a wrapped bot is only shown what its seat may see."""
+
+    def __init__(self, inner: Bot) -> None:
+        super().__init__()
+        self.inner = inner
+        self.opens: list[tuple[int, ...]] = []
+
+    def sit(self, seat: int, rules: Rules) -> None:
+        super().sit(seat, rules)
+        self.inner.sit(seat, rules)
+
+    def decide(
+        self, view: Mapping[str, Any], legal: LegalActions, events: Sequence[Event]
+    ) -> Action:
+        for entry in view["seats"]:
+            if entry["seat"] != self.seat:
+                assert entry["cards"] is None or view["street"] in ("showdown", "over")
+        assert all(e.visible_to in (EVERYONE, self.seat) for e in events)
+        action = self.inner.decide(view, legal, events)
+        if legal.bet_label == "open" and action.kind == "bet":
+            mine = next(e for e in view["seats"] if e["seat"] == self.seat)
+            self.opens.append(parse_cards(" ".join(mine["cards"])))
+        return action
+
+    def observe(self, events: Sequence[Event]) -> None:
+        self.inner.observe(events)
+
+
+def play(rules: Rules, bots: dict[int, Bot], hands: int, seed: str) -> list[Event]:
+    for seat, bot in bots.items():
+        bot.sit(seat, rules)
+    events: list[Event] = []
+    carried = 0
+    for i in range(hands):
+        hand = Hand(
+            rules,
+            dict.fromkeys(bots, 100 * max(rules.big_blind, rules.invito)),
+            i % len(bots) + 1,
+            seed=deck_seed(seed, i),
+            carried_pot=carried,
+        )
+        while not hand.is_over:
+            legal = hand.legal_actions()
+            assert legal is not None
+            bot = bots[legal.seat]
+            hand.act(bot.decide(hand.view(legal.seat), legal, hand.events_for(legal.seat)))
+        for seat, bot in bots.items():
+            bot.observe(hand.events_for(seat))
+        carried = hand.result.carried_pot
+        events += hand.events
+    return events
+
+
+@pytest.mark.parametrize("name", sorted(BOTS))
+def test_italian_showdown_mode_never_opens_without_openers(name: str) -> None:
+    rules = RULES["italian-showdown"]
+    spies = {1: Spy(make_bot(name, seed=1)), 2: Spy(make_bot("calling-station")),
+             3: Spy(make_bot(name, seed=3))}  # fmt: skip
+    events = play(rules, dict(spies), 60, "openers")
+    opened = [e for e in events if isinstance(e, BetPlaced) and e.opened]
+    assert opened  # the test saw openings
+    for spy in spies.values():
+        for cards in spy.opens:
+            assert has_openers(cards, rules.openers_rank)
+    assert all(e.valid for e in events if isinstance(e, OpenersShown))
+
+
+def test_shark_learns_tendencies() -> None:
+    rules = RULES["fixed-limit"]
+    shark = Shark(seed=5)
+    play(rules, {1: shark, 2: make_bot("calling-station"), 3: make_bot("tag")}, 150, "memory")
+    station, tag = shark.stats[2], shark.stats[3]
+    assert station.hands == tag.hands == 150
+    assert station.vpip > 0.8 > tag.vpip
+    assert station.pfr < tag.pfr
+    assert station.folds(False, True) < 0.2 < tag.folds(False, True)
+    assert station.folds(False, False) < 0.2 < tag.folds(False, False)
+    assert sum(len(v) for v in station.shown.values()) > 10
+
+
+def test_shark_is_deterministic_per_seed() -> None:
+    a = play_match(["shark", "tag"], RULES["no-limit"], 60, "same")
+    b = play_match(["shark", "tag"], RULES["no-limit"], 60, "same")
+    assert a.results[0].bb_per_100 == b.results[0].bb_per_100
+
+
+@pytest.mark.slow
+def test_shark_beats_random_and_calling_station() -> None:
+    vs_random = play_match(["shark", "random"], RULES["no-limit"], 400, "unit-random")
+    assert vs_random.results[0].low > 0
+    vs_station = play_match(["shark", "calling-station"], RULES["fixed-limit"], 600, "unit-cs")
+    assert vs_station.results[0].low > 0
+    table = play_match(
+        ["shark", "calling-station", "random", "tag"], RULES["fixed-limit"], 400, "t4"
+    )
+    by_name = {r.name: r for r in table.results}
+    assert by_name["shark"].bb_per_100 > max(
+        r.bb_per_100 for name, r in by_name.items() if name != "shark"
+    )
