@@ -7,14 +7,19 @@ import time
 from collections import Counter
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from drawpoker.cli import main
 from drawpoker.room.simulate import BotPolicy, SimulationResult, simulate, sit_and_go_config
 from drawpoker.room.structure import standard_levels
 from drawpoker.room.tournament import Kind, Status, Tournament, TournamentConfig
+from drawpoker.rules import Structure
 
 
-def check_finished(result: SimulationResult, fee: int = 10, buy_in: int = 100) -> None:
+def check_finished(
+    result: SimulationResult, fee: int = 10, buy_in: int = 100, bb_twice: bool = False
+) -> None:
     t = result.tournament
     n = len(t.entries)
     assert t.status is Status.FINISHED
@@ -29,7 +34,7 @@ def check_finished(result: SimulationResult, fee: int = 10, buy_in: int = 100) -
     assert sum(e.prize for e in t.entries.values()) == t.prize_pool == n * buy_in
     assert t.fees == n * fee
     assert result.max_table_spread <= 1
-    assert result.big_blind_twice == 0
+    assert result.big_blind_twice == 0 or bb_twice
     assert all(e.prize >= 0 for e in t.entries.values())
     paid = [e for e in t.entries.values() if e.prize]
     assert len(paid) <= len(t.prizes) + max(groups.values())
@@ -88,7 +93,6 @@ def test_scheduled_with_late_registration_and_reentry() -> None:
     assert Counter(e.player for e in t.entries.values()).most_common(1)[0][1] <= 3
 
 
-@pytest.mark.slow
 def test_thousand_player_tournament_under_a_minute() -> None:
     started = time.process_time()
     result = simulate(sit_and_go_config(1000), 1000, seed="thousand")
@@ -132,3 +136,25 @@ def test_cli_rejects_bad_arguments(capsys: pytest.CaptureFixture[str]) -> None:
     assert "--players must be 2 or more" in capsys.readouterr().err
     assert main(["simulate-tournament", "--players", "4", "--bots", "nobody", "--quiet"]) == 2
     assert "unknown bot 'nobody'" in capsys.readouterr().err
+
+
+@settings(max_examples=15, deadline=None)
+@given(
+    players=st.integers(2, 70),
+    seats=st.integers(2, 8),  # 2: heads-up tables
+    structure=st.sampled_from(list(Structure)),
+    antes=st.sampled_from([None, 1, 4]),
+    seed=st.text(max_size=8),
+)
+def test_random_tournaments_end_properly(
+    players: int, seats: int, structure: Structure, antes: int | None, seed: str
+) -> None:
+    config = sit_and_go_config(
+        players,
+        structure,
+        seats_per_table=min(seats, players),
+        levels=standard_levels(5.0, antes_from=antes),
+    )
+    # Heads-up tables (2 seats) cannot always avoid it: when both players posted the
+    # big blind in their last hand (one moved in), one of them must post it again.
+    check_finished(simulate(config, players, seed=seed), bb_twice=seats == 2 and players > 2)

@@ -76,7 +76,7 @@ def run(args: argparse.Namespace) -> int:
         task = bar.add_task("players out", total=args.players - 1, info="")
 
         def progress(t: Tournament, now: float) -> None:
-            out = args.players - len(t.alive)
+            out = args.players - t.alive_count
             level = t.config.levels[t.level_at(now)]
             info = (
                 f"{len(t.tables)} tables · level {t.level_at(now) + 1} "

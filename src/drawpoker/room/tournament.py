@@ -189,6 +189,8 @@ class Tournament:
         self.hand_for_hand_rounds = 0
         self.prizes: list[int] = []
         self._groups = 0
+        self._out = 0  # entries eliminated
+        self._placed = 0  # entries given a place
         self._unplaced: list[list[tuple[int, int]]] = []  # groups of (entry, start stack)
         self._pending_busts: list[tuple[int, int]] = []  # hand-for-hand round so far
         self._hfh_started: set[int] = set()
@@ -304,6 +306,11 @@ class Tournament:
         return [e for e in self.entries.values() if e.alive]
 
     @property
+    def alive_count(self) -> int:
+        """Entries not yet eliminated (kept as a count: the simulator asks often)."""
+        return len(self.entries) - self._out
+
+    @property
     def paid(self) -> int:
         return len(self.prizes) if not self.registration_open else 0
 
@@ -313,7 +320,7 @@ class Tournament:
         time, together, so that eliminations in the same round are simultaneous."""
         if not self.config.hand_for_hand or self.registration_open or len(self.tables) < 2:
             return False
-        remaining = len(self.alive)
+        remaining = self.alive_count
         return self.paid < remaining <= self.paid + len(self.tables)
 
     def ready_tables(self) -> list[int]:
@@ -451,6 +458,7 @@ class Tournament:
         if not group:
             return
         self._groups += 1
+        self._out += len(group)
         for entry_id, _ in group:
             self.entries[entry_id].eliminated = self._groups
         if self.registration_open:
@@ -461,8 +469,8 @@ class Tournament:
     def _place(self, group: list[tuple[int, int]]) -> None:
         """Places for players busted together: more chips at the start of the hand
         finishes higher; equal chips share the places' prizes."""
-        out_before = sum(1 for e in self.entries.values() if e.places)
-        worst = len(self.entries) - out_before  # the place of the first one out
+        worst = len(self.entries) - self._placed  # the place of the first one out
+        self._placed += len(group)
         ranked = sorted(group, key=lambda item: (-item[1], item[0]))
         best = worst - len(group) + 1
         k = 0
@@ -479,10 +487,10 @@ class Tournament:
     def _maybe_finish(self) -> None:
         if self.status is not Status.RUNNING or self.registration_open:
             return
-        alive = self.alive
-        if len(alive) == 1 and not any(t.hand for t in self.tables.values()):
-            winner = alive[0]
+        if self.alive_count == 1 and not any(t.hand for t in self.tables.values()):
+            winner = self.alive[0]
             winner.places = (1,)
+            self._placed += 1
             winner.prize = self.prizes[0] if self.prizes else 0
             self.status = Status.FINISHED
             for table in self.tables.values():
@@ -683,6 +691,8 @@ class Tournament:
             "hand_for_hand_rounds": self.hand_for_hand_rounds,
             "prizes": list(self.prizes),
             "groups": self._groups,
+            "out": self._out,
+            "placed": self._placed,
             "unplaced": [[list(item) for item in group] for group in self._unplaced],
             "pending_busts": [list(item) for item in self._pending_busts],
             "hfh_started": sorted(self._hfh_started),
@@ -751,6 +761,8 @@ class Tournament:
         t.hand_for_hand_rounds = data["hand_for_hand_rounds"]
         t.prizes = list(data["prizes"])
         t._groups = data["groups"]
+        t._out = data["out"]
+        t._placed = data["placed"]
         t._unplaced = [[(a, b) for a, b in group] for group in data["unplaced"]]
         t._pending_busts = [(a, b) for a, b in data["pending_busts"]]
         t._hfh_started = set(data["hfh_started"]) - set(events)
