@@ -245,6 +245,7 @@ def test_three_to_two_players_heads_up() -> None:
         assert len(t.dealt_in()) == 2
         sb = [s for s, k, _ in posts(t) if k is PostKind.SMALL_BLIND]
         assert sb == [hand.button]  # heads-up the button posts the small blind (R6)
+        assert hand.to_act == hand.button  # and acts first before the draw
         bb_history.append(t.last_big_blind)
         passive(t)
     for a, b in itertools.pairwise(bb_history):
@@ -475,3 +476,28 @@ def test_restore_mid_hand_keeps_blinds_owed() -> None:
     copy.start_hand(4.0, seed=seed(5))
     mine = [(kind, amount) for seat, kind, amount in posts(copy) if seat == 4]
     assert mine == [(PostKind.BIG_BLIND, 2), (PostKind.DEAD_SMALL_BLIND, 1)]
+
+
+def test_timeout_sent_as_an_action_counts() -> None:
+    t = seated(1, 2, 3)
+    t.start_hand(0.0, seed=seed(1))
+    first = t.to_act
+    assert first is not None
+    t.act(Action.timeout(first), 20.0)
+    assert t.seats[first].timeouts == 1
+
+
+def test_snapshot_hides_other_players_cards() -> None:
+    t = seated(1, 2, 3)
+    t.sit("out", 5, 100)
+    t.sit_out(5)
+    t.start_hand(0.0, seed=seed(1))
+    snap = json.loads(json.dumps(t.snapshot(1), default=str))
+    assert [s["seat"] for s in snap["seats"]] == [1, 2, 3, 5]
+    assert [s["in_hand"] for s in snap["seats"]] == [True, True, True, False]
+    assert snap["seats"][3]["sitting_out"]
+    cards = {s["seat"]: s["cards"] for s in snap["hand"]["seats"]}
+    assert len(cards[1]) == 5
+    assert cards[2] is None
+    assert cards[3] is None
+    assert snap["next_seq"] == t.next_seq

@@ -21,7 +21,7 @@ from typing import Any
 from drawpoker.actions import Action, ActionKind
 from drawpoker.deck import new_seed
 from drawpoker.errors import IllegalAction, InvalidConfig
-from drawpoker.events import Event, Posted, PostKind, Street
+from drawpoker.events import EVERYONE, Event, Posted, PostKind, Street
 from drawpoker.hand import Hand
 from drawpoker.room.blinds import BlindPlan, Debt, next_in, plan_blinds
 from drawpoker.room.errors import (
@@ -199,6 +199,36 @@ class CashTable:
             total += hand.pot_total if not hand.is_over else 0
         return total + self.carried_pot
 
+    def snapshot(self, viewer: int = EVERYONE) -> dict[str, Any]:
+        """What ``viewer`` (a seat, ``EVERYONE`` or ``SERVER``) may know now, as plain
+        data: the seats, the positions and, during a hand, the hand's own view."""
+        dealt = self.dealt_in()
+        return {
+            "table_id": self.table_id,
+            "rules": self.rules.summary(),
+            "min_buy_in": self.config.min_buy_in,
+            "max_buy_in": self.config.max_buy_in,
+            "button": self.button,
+            "seats": [
+                {
+                    "seat": seat,
+                    "player": s.player,
+                    "stack": self.stack(seat),
+                    "sitting_out": s.sitting_out,
+                    "connected": s.connected,
+                    "in_hand": seat in dealt,
+                    "owes_big_blind": s.owe_big_blind,
+                    "owes_small_blind": s.owe_small_blind,
+                }
+                for seat, s in sorted(self.seats.items())
+            ],
+            "carried_pot": self.carried_pot,
+            "hands_played": self.hands_played,
+            "hand": None if self.hand is None else self.hand.view(viewer),
+            "deadline": self.deadline,
+            "next_seq": self.next_seq,
+        }
+
     def can_start(self) -> bool:
         """Are 2 or more players able to play, and no hand running?"""
         return self._running is None and self._plan() is not None
@@ -347,9 +377,10 @@ class CashTable:
     def act(self, action: Action, now: float) -> list[Event]:
         """A player's action (``IllegalAction`` if not legal now; nothing changes)."""
         hand = self._hand()
-        if action.kind is not ActionKind.TIMEOUT:
-            hand.validate(action)
-            self.seats[action.seat].timeouts = 0
+        if action.kind is ActionKind.TIMEOUT:
+            return self.timeout(action.seat, now)
+        hand.validate(action)
+        self.seats[action.seat].timeouts = 0
         return self._apply(action, now)
 
     def timeout(self, seat: int, now: float) -> list[Event]:
