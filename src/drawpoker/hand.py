@@ -141,7 +141,6 @@ class Hand:
         self.seed = seed
         self._events: list[Event] = []
         self._seq = first_seq
-        self._first_seq = first_seq
         pairs = sorted(dict(stacks).items() if isinstance(stacks, Mapping) else stacks)
         self._validate_setup(pairs, button, carried_pot, seed, deck)
         n_seats = rules.max_seats
