@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from drawpoker.events import PostKind
 from drawpoker.room.blinds import NO_DEBT, BlindPlan, Debt, between, plan_blinds
 
@@ -205,3 +208,40 @@ def test_only_debtors_besides_one_player_starts_fresh() -> None:
     q = plan({1: NO_DEBT, 4: NEW_WAITS}, plan([1, 2], p))
     assert set(q.dealt) == {1, 4}
     assert q.button == q.small_blind
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    n=st.integers(2, 8),
+    changes=st.lists(st.sets(st.integers(1, 8)), min_size=1, max_size=40),
+)
+def test_positions_stay_in_order_as_players_come_and_go(n: int, changes: list[set[int]]) -> None:
+    prev: BlindPlan | None = None
+    for wanted in changes:
+        seats = sorted(s for s in wanted if s <= n)
+        if len(seats) < 2:
+            continue
+        p = plan(seats, prev, n=n)
+        assert set(p.dealt) == set(seats)  # nobody owes anything: everyone plays
+        assert p.big_blind in seats
+        assert p.button != p.big_blind
+        if prev is not None:
+            assert p.big_blind != prev.big_blind  # never the big blind twice in a row
+        if len(seats) == 2:
+            assert p.button == p.small_blind  # R6
+        elif p.small_blind is not None:
+            # clockwise: button, small blind, big blind, nobody dealt in between the blinds
+            assert between(p.small_blind, p.button, p.big_blind, n) or p.button == p.small_blind
+            assert not any(between(s, p.small_blind, p.big_blind, n) for s in seats)
+        prev = p
+
+
+@given(n=st.integers(3, 8), data=st.data())
+def test_big_blind_goes_round_every_player_once(n: int, data: st.DataObject) -> None:
+    seats = sorted(data.draw(st.sets(st.integers(1, n), min_size=2)))
+    p = plan(seats, n=n)
+    bbs = []
+    for _ in range(len(seats)):
+        p = plan(seats, p, n=n)
+        bbs.append(p.big_blind)
+    assert sorted(bbs) == seats
