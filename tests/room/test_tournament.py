@@ -325,3 +325,16 @@ def test_restore_mid_hand_cancels_the_hands() -> None:
     assert sorted(copy.ready_tables()) == sorted(ready)
     drive(copy, 10_000, rng, now)
     assert copy.status is Status.FINISHED
+
+
+def test_entries_capped_during_late_registration_too() -> None:
+    t = Tournament(scheduled(max_entries=5, late_registration_levels=2))
+    for i in range(4):
+        t.register(f"p{i}", 0.0)
+    t.tick(1000.0)
+    t.register("late", 1001.0)
+    with pytest.raises(TournamentError, match="full"):
+        t.register("later", 1002.0)
+    table_id = t.ready_tables()[0]
+    t.start_hand(table_id, 1003.0)  # no seed: a fresh one from secrets
+    assert t.tables[table_id].hand is not None

@@ -30,6 +30,7 @@ from fractions import Fraction
 from typing import Any
 
 from drawpoker.actions import Action
+from drawpoker.deck import new_seed
 from drawpoker.errors import IllegalAction, InvalidConfig
 from drawpoker.events import Event, Posted, PostKind
 from drawpoker.hand import Hand
@@ -171,11 +172,13 @@ class Tournament:
     """See the module docstring and ``docs/room.md``."""
 
     def __init__(
-        self, config: TournamentConfig, *, seed: bytes | str = b"", name: str = ""
+        self, config: TournamentConfig, *, seed: bytes | str | None = None, name: str = ""
     ) -> None:
         self.config = config
         self.name = name
         self.status = Status.REGISTERING
+        if seed is None:
+            seed = new_seed()  # the seating draw; tests and simulations pass one
         seed_bytes = seed.encode() if isinstance(seed, str) else seed
         self._rng = random.Random(hashlib.sha256(b"seating:" + seed_bytes).digest())
         self.entries: dict[int, Entry] = {}
@@ -216,7 +219,7 @@ class Tournament:
             raise TournamentError(f"{player} has used every re-entry ({cfg.reentries})")
         if mine and self.status is Status.REGISTERING:
             raise TournamentError(f"{player} is already registered")
-        if self.status is Status.REGISTERING and len(self.entries) >= cfg.max_entries:
+        if len(self.entries) >= cfg.max_entries:
             raise TournamentError(f"the tournament is full ({cfg.max_entries} entries)")
         self._entry_seq += 1
         entry = Entry(self._entry_seq, player, cfg.starting_stack)
@@ -337,7 +340,9 @@ class Tournament:
             out.append(table.table_id)
         return out
 
-    def start_hand(self, table_id: int, now: float, *, seed: bytes) -> list[Event]:
+    def start_hand(self, table_id: int, now: float, *, seed: bytes | None = None) -> list[Event]:
+        """Deal the next hand at ``table_id`` (one of ``ready_tables()``); the deck
+        comes from ``seed`` (default: a fresh one from ``secrets``)."""
         table = self._table(table_id)
         if table.hand is not None:
             raise HandInProgress(f"table {table_id}: a hand is being played")
@@ -378,7 +383,7 @@ class Tournament:
             rules,
             stacks,
             plan.button,
-            seed=seed,
+            seed=seed if seed is not None else new_seed(),
             posts=list(plan.posts),
             hand_id=f"{self.name or 'T'}-{table_id}-{table.hands_played}",
             first_seq=table.next_seq,
