@@ -26,7 +26,7 @@ from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from drawpoker import __version__
-from drawpoker.server import auth, ledger, protocol
+from drawpoker.server import auth, ledger, protocol, web_routes
 from drawpoker.server.actor import TableActor, TableConfig, TableError, cancel_unfinished
 from drawpoker.server.auth import Account, AuthError
 from drawpoker.server.lobby import Lobby
@@ -585,4 +585,5 @@ def create_app(store: Store, configs: list[TableConfig]) -> Starlette:
         Route("/api/hands/{hand}", _authed(hand_detail)),
         WebSocketRoute("/ws", websocket_endpoint),
     ]
+    routes += web_routes.routes()  # the browser client and hand-history downloads
     return Starlette(routes=routes, lifespan=lifespan)

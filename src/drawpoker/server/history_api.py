@@ -1,0 +1,199 @@
+"""Hand-history downloads and deal verification for the web client's replayer.
+
+``/api/hands`` and ``/api/hands/{hand}`` (in ``app``) list a player's hands and
+give the events they may see. This module adds, for a finished hand the player
+was dealt into:
+
+- ``GET /api/hands/{hand}/pokerstars``: PokerStars-style text as that player saw it;
+- ``GET /api/hands/{hand}/phh``: the PHH document (the revealed seed included);
+- ``GET /api/hands/{hand}/verify``: the seed checked against the commitment and
+  the whole deal re-derived from the seed (``drawpoker.history.verify``).
+
+The hand is rebuilt by replaying its stored events through the engine with the
+stored seed, so the files say exactly what the table did.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from typing import Any
+
+from sqlalchemy import Connection, select
+from starlette.requests import Request
+from starlette.responses import JSONResponse, PlainTextResponse, Response
+from starlette.routing import BaseRoute, Route
+
+from drawpoker.actions import Action
+from drawpoker.errors import DrawPokerError
+from drawpoker.hand import Hand
+from drawpoker.history import phh, pokerstars
+from drawpoker.history.info import HandInfo
+from drawpoker.history.verify import verify
+from drawpoker.server.actor import TableConfig
+from drawpoker.server.auth import Account
+from drawpoker.server.store import accounts, hands, tables
+
+
+class HandMissing(Exception):
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+def _action(event: dict[str, Any]) -> Action | None:
+    """The action a stored event records, or None for events the engine makes itself."""
+    kind, seat = event["type"], event.get("seat", 0)
+    if kind == "Folded":
+        return Action.fold(seat)
+    if kind == "Checked":
+        return Action.check(seat)
+    if kind == "Called":
+        return Action.call(seat)
+    if kind == "BetPlaced":
+        return Action.bet(seat, event["amount"])
+    if kind == "Raised":
+        return Action.bet(seat, event["to"])
+    if kind == "StoodPat":
+        return Action.stand_pat(seat)
+    if kind == "DiscardedCards":
+        return Action.draw(seat, " ".join(event["cards"]))
+    return None
+
+
+def rebuild(
+    config: dict[str, Any], players: dict[str, Any], events: list[dict[str, Any]], seed: bytes
+) -> Hand:
+    """Replay a stored hand through the engine from its seed and recorded actions."""
+    started = next(e for e in events if e["type"] == "HandStarted")
+    stacks = {int(seat): int(stack) for seat, (_, stack) in players.items()}
+    hand = Hand(
+        TableConfig.from_dict(config).build_rules(),
+        stacks,
+        int(started["button"]),
+        seed=seed,
+        carried_pot=int(started["carried_pot"]),
+        hand_id=str(started["hand_id"]),
+        first_seq=int(started["seq"]),
+    )
+    skip: int | None = None  # the action a time-out made: the engine makes it again
+    for event in events:
+        if event["type"] == "TimedOut":
+            hand.act(Action.timeout(event["seat"]))
+            skip = event["seat"]
+            continue
+        action = _action(event)
+        if action is None:
+            continue
+        if skip == action.seat:
+            skip = None
+            continue
+        hand.act(action)
+    return hand
+
+
+def _load(c: Connection, hand_id: str, account_id: int) -> tuple[Hand, HandInfo, int]:
+    row = c.execute(
+        select(
+            hands.c.status,
+            hands.c.players,
+            hands.c.history,
+            hands.c.seed,
+            hands.c.commitment,
+            hands.c.started_at,
+            tables.c.config,
+            tables.c.id,
+        )
+        .join(tables, tables.c.id == hands.c.table_id)
+        .where(hands.c.id == hand_id)
+    ).first()
+    if row is None:
+        raise HandMissing(404, "no such hand")
+    status, players_json, history_json, seed_hex, digest, started_at, config_json, table_id = row
+    players = json.loads(players_json)
+    seat_of = {int(a): int(s) for s, (a, _) in players.items()}
+    if account_id not in seat_of:
+        raise HandMissing(403, "you were not dealt into this hand")
+    if status != "finished":
+        raise HandMissing(409, f"the hand is {status}: nothing to download")
+    ids = list(seat_of)
+    names = dict(c.execute(select(accounts.c.id, accounts.c.name).where(accounts.c.id.in_(ids))))
+    events = [e for _, e in json.loads(history_json)]
+    hand = rebuild(json.loads(config_json), players, events, bytes.fromhex(seed_hex))
+    info = HandInfo(
+        names={seat: str(names.get(a, f"Player{seat}")) for a, seat in seat_of.items()},
+        table=str(table_id),
+        time=dt.datetime.fromtimestamp(float(started_at), dt.UTC),
+        time_zone="UTC",
+        commitment=str(digest),
+    )
+    return hand, info, seat_of[account_id]
+
+
+async def _hand(request: Request) -> tuple[Hand, HandInfo, int]:
+    from drawpoker.server.app import _require
+
+    account: Account = await _require(request)
+    hand_id = request.path_params["hand"]
+    room = request.app.state.room
+    result: tuple[Hand, HandInfo, int] = await room.store.run(_load, hand_id, account.id)
+    return result
+
+
+def _guard(fn: Any) -> Any:
+    async def wrapped(request: Request) -> Response:
+        from drawpoker.server.auth import AuthError
+
+        try:
+            response: Response = await fn(request)
+        except AuthError as error:
+            return JSONResponse({"error": str(error)}, status_code=401)
+        except HandMissing as error:
+            return JSONResponse({"error": str(error)}, status_code=error.status)
+        except DrawPokerError as error:
+            return JSONResponse({"error": f"the hand could not be rebuilt: {error}"}, 500)
+        return response
+
+    return wrapped
+
+
+def _download(text: str, name: str) -> Response:
+    return PlainTextResponse(
+        text, headers={"content-disposition": f'attachment; filename="{name}"'}
+    )
+
+
+async def pokerstars_text(request: Request) -> Response:
+    hand, info, seat = await _hand(request)
+    text = pokerstars.write(hand, info, viewer=seat)
+    return _download(text, f"{hand.hand_id}.txt")
+
+
+async def phh_text(request: Request) -> Response:
+    hand, info, _ = await _hand(request)
+    return _download(phh.dumps(hand, info), f"{hand.hand_id}.phh")
+
+
+async def verify_deal(request: Request) -> Response:
+    hand, info, _ = await _hand(request)
+    data = phh.loads(phh.dumps(hand, info))
+    verdict = verify(data, source=hand.hand_id)
+    return JSONResponse(
+        {
+            "hand": hand.hand_id,
+            "ok": verdict.ok,
+            "commitment": data.get("_commitment"),
+            "seed": data.get("_seed"),
+            "cards": verdict.cards,
+            "reshuffles": verdict.reshuffles,
+            "message": verdict.describe(),
+        }
+    )
+
+
+def routes() -> list[BaseRoute]:
+    return [
+        Route("/api/hands/{hand}/pokerstars", _guard(pokerstars_text)),
+        Route("/api/hands/{hand}/phh", _guard(phh_text)),
+        Route("/api/hands/{hand}/verify", _guard(verify_deal)),
+    ]

@@ -1,0 +1,76 @@
+"""Routes for the browser client: its static files, the web app manifest, the
+service worker (served from ``/`` so that its scope is the whole site) and
+``/api/session`` (who is logged in, without an error status for nobody).
+
+The page itself (``/``) is served by ``app.index``; everything else the client
+loads lives under ``/static/`` (``src/drawpoker/web``), with ``Cache-Control:
+no-cache`` so that a new release is picked up at once (ETags keep it cheap).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import BaseRoute, Mount, Route
+from starlette.staticfiles import StaticFiles
+from starlette.types import Scope
+
+from drawpoker.server import history_api
+
+WEB_DIR = Path(__file__).resolve().parent.parent / "web"
+_TYPES = {".webmanifest": "application/manifest+json", ".js": "text/javascript; charset=utf-8"}
+
+
+class _Static(StaticFiles):
+    def file_response(
+        self,
+        full_path: str | os.PathLike[str],
+        stat_result: os.stat_result,
+        scope: Scope,
+        status_code: int = 200,
+    ) -> Response:
+        response = super().file_response(full_path, stat_result, scope, status_code)
+        suffix = Path(full_path).suffix
+        if suffix in _TYPES:
+            response.headers["content-type"] = _TYPES[suffix]
+        response.headers["cache-control"] = "no-cache"
+        return response
+
+
+def _file(name: str) -> Route:
+    path = WEB_DIR / name
+    media = _TYPES.get(path.suffix)
+
+    async def serve(request: Request) -> Response:
+        headers = {"cache-control": "no-cache"}
+        if name == "sw.js":
+            headers["service-worker-allowed"] = "/"
+        return FileResponse(path, media_type=media, headers=headers)
+
+    return Route(f"/{name}", serve)
+
+
+async def session(request: Request) -> Response:
+    """``/api/me`` without the 401: ``{"account": null}`` when nobody is logged in, so
+    that a newcomer's first page load shows no error in the browser console."""
+    from drawpoker.server.app import _account, me
+
+    account = await _account(request.app.state.room, request)
+    if account is None:
+        return JSONResponse({"account": None})
+    return await me(request, account)
+
+
+def routes() -> list[BaseRoute]:
+    """What ``create_app`` adds for the web client and its hand-history pages."""
+    static = _Static(directory=WEB_DIR)
+    return [
+        _file("manifest.webmanifest"),
+        _file("sw.js"),
+        Route("/api/session", session),
+        Mount("/static", app=static, name="static"),
+        *history_api.routes(),
+    ]

@@ -1,0 +1,221 @@
+// drawpoker web client: bootstrap, routing, account and language.
+// Plain ES modules served by the server; no build step, no framework.
+
+import { api, Socket } from "./net.js";
+import { h, clear, chips } from "./dom.js";
+import { LANGUAGES, loadLanguage, language, t } from "./i18n.js";
+import { LobbyView } from "./lobby.js";
+import { TableView } from "./table.js";
+import { HistoryView, HandView } from "./history.js";
+
+const app = {
+  me: null, // {id, name, kind, balance}
+  socket: null,
+  view: null,
+  status: "connecting",
+  lobbyRows: new Map(),
+  lobbyListeners: new Set(),
+};
+
+export function toast(text, kind = "info") {
+  const box = document.getElementById("toast");
+  const item = h("div", { class: `toast ${kind}` }, text);
+  box.append(item);
+  setTimeout(() => item.remove(), 4000);
+}
+app.toast = toast;
+
+// ------------------------------------------------------------------ language
+
+function pickLanguage() {
+  const saved = localStorage.getItem("dp.lang");
+  if (saved) return saved;
+  const browser = (navigator.language || "en").slice(0, 2).toLowerCase();
+  return LANGUAGES.some(([c]) => c === browser) ? browser : "en";
+}
+
+function translateStatic() {
+  for (const el of document.querySelectorAll("[data-i18n]")) el.textContent = t(el.dataset.i18n);
+  const select = document.getElementById("lang-select");
+  select.setAttribute("aria-label", t("lang.label"));
+  document.title = t("app.title");
+  renderConn();
+}
+
+async function setLanguage(code) {
+  await loadLanguage(code);
+  localStorage.setItem("dp.lang", code);
+  document.getElementById("lang-select").value = code;
+  translateStatic();
+  renderAccount();
+  app.view?.render();
+}
+app.setLanguage = setLanguage;
+
+// ------------------------------------------------------------------- account
+
+async function refreshMe() {
+  const { ok, data } = await api("/api/session");
+  app.me = ok && data.id ? data : null;
+  renderAccount();
+  return app.me;
+}
+app.refreshMe = refreshMe;
+
+function renderAccount() {
+  const box = clear(document.getElementById("account"));
+  if (!app.me) {
+    box.append(
+      h("button", { class: "btn small primary", id: "guest-btn", onclick: () => loginAs("guest") }, t("auth.guest")),
+      h("button", { class: "btn small", id: "login-btn", onclick: () => showAuth("login") }, t("auth.login")),
+      h("button", { class: "btn small", id: "register-btn", onclick: () => showAuth("register") }, t("auth.register")),
+    );
+    return;
+  }
+  box.append(
+    h("span", { class: "me-name", id: "me-name" }, app.me.name),
+    h("span", { class: "balance", id: "balance", title: t("account.balance") },
+      h("span", { class: "sr-only" }, t("account.balance") + " "), chips(app.me.balance)),
+    h("button", { class: "btn small", id: "topup-btn", onclick: dailyTopUp, title: t("account.free_chips_hint") },
+      t("account.free_chips")),
+    h("button", { class: "btn small ghost", id: "logout-btn", onclick: logout }, t("auth.logout")),
+  );
+}
+
+async function dailyTopUp() {
+  const { ok, data } = await api("/api/daily-topup", { method: "POST" });
+  if (!ok) return toast(data?.error ?? t("error.generic"), "error");
+  toast(data.granted ? t("account.granted", { n: chips(data.granted) }) : t("account.not_today"));
+  await refreshMe();
+}
+
+async function logout() {
+  await api("/api/logout", { method: "POST" });
+  app.me = null;
+  renderAccount();
+  app.socket.reconnect();
+}
+
+async function loginAs(kind, name = "", password = "") {
+  const path = { guest: "/api/guest", login: "/api/login", register: "/api/register" }[kind];
+  const body = kind === "guest" ? undefined : { name, password };
+  const { ok, data } = await api(path, { method: "POST", body });
+  if (!ok) return data?.error ?? t("error.generic");
+  await refreshMe();
+  app.socket.reconnect(); // the websocket authenticates when it connects
+  const dialog = document.getElementById("dialog");
+  if (dialog.open) dialog.close("ok");
+  return null;
+}
+app.loginAs = loginAs;
+
+/** The log-in dialog; resolves true when an account is logged in. */
+function showAuth(mode = "choose") {
+  const dialog = clear(document.getElementById("dialog"));
+  const error = h("p", { class: "error", role: "alert" });
+  const name = h("input", { id: "auth-name", autocomplete: "username", required: true, maxlength: 32 });
+  const password = h("input", { id: "auth-password", type: "password", required: true,
+    autocomplete: mode === "register" ? "new-password" : "current-password" });
+  const submit = async (kind) => {
+    error.textContent = "";
+    const problem = await loginAs(kind, name.value.trim(), password.value);
+    if (problem) error.textContent = problem;
+  };
+  const form = h("form", { method: "dialog", class: "auth-form", onsubmit: (ev) => {
+    ev.preventDefault();
+    submit(mode === "register" ? "register" : "login");
+  } },
+  h("label", {}, t("auth.name"), name),
+  h("label", {}, t("auth.password"), password),
+  error,
+  h("div", { class: "row" },
+    h("button", { class: "btn primary", type: "submit", id: "auth-submit" },
+      mode === "register" ? t("auth.register") : t("auth.login")),
+    h("button", { class: "btn", type: "button", onclick: () => showAuth(mode === "register" ? "login" : "register") },
+      mode === "register" ? t("auth.have_account") : t("auth.new_account")),
+  ));
+  dialog.append(
+    h("h2", {}, t("auth.title")),
+    h("p", {}, t("auth.intro")),
+    h("button", { class: "btn primary wide", id: "auth-guest", onclick: () => submit("guest") }, t("auth.guest")),
+    h("p", { class: "or" }, t("auth.or")),
+    form,
+    h("button", { class: "btn ghost close", type: "button", "aria-label": t("common.close"),
+      onclick: () => dialog.close("cancel") }, "×"),
+  );
+  if (!dialog.open) dialog.showModal();
+  return new Promise((resolve) => {
+    dialog.addEventListener("close", () => resolve(Boolean(app.me)), { once: true });
+  });
+}
+app.showAuth = showAuth;
+app.requireAccount = async () => app.me || (await showAuth()) ? app.me : null;
+
+// -------------------------------------------------------------- connection
+
+function renderConn() {
+  const el = document.getElementById("conn");
+  el.className = `conn ${app.status}`;
+  el.textContent = t(`conn.${app.status}`);
+}
+
+function onMessage(message) {
+  if (message.type === "lobby") {
+    if (message.full) app.lobbyRows.clear();
+    for (const row of message.tables) app.lobbyRows.set(row.id, row);
+    for (const listener of app.lobbyListeners) listener();
+  }
+  app.view?.onMessage?.(message);
+}
+
+function onOpen(welcome) {
+  app.welcome = welcome;
+  app.socket.send({ type: "lobby" });
+  app.view?.onOpen?.(welcome);
+}
+
+// ------------------------------------------------------------------ routing
+
+function route() {
+  const hash = location.hash || "#/lobby";
+  const [, page, arg] = hash.split("/");
+  app.view?.destroy?.();
+  const main = clear(document.getElementById("view"));
+  let view;
+  if (page === "table" && arg) view = new TableView(app, decodeURIComponent(arg));
+  else if (page === "history") view = new HistoryView(app);
+  else if (page === "hand" && arg) view = new HandView(app, decodeURIComponent(arg));
+  else view = new LobbyView(app);
+  app.view = view;
+  main.append(view.el);
+  view.render();
+  for (const link of document.querySelectorAll(".topnav a")) {
+    link.classList.toggle("active", link.getAttribute("href") === `#/${page || "lobby"}`);
+  }
+  if (app.welcome) view.onOpen?.(app.welcome);
+}
+
+async function main() {
+  const select = document.getElementById("lang-select");
+  for (const [code, name] of LANGUAGES) select.append(h("option", { value: code }, name));
+  select.addEventListener("change", () => setLanguage(select.value));
+  await setLanguage(pickLanguage());
+  app.socket = new Socket({
+    onMessage,
+    onOpen,
+    onStatus: (status) => {
+      app.status = status;
+      renderConn();
+    },
+  });
+  await refreshMe();
+  app.socket.connect();
+  window.addEventListener("hashchange", route);
+  route();
+  if ("serviceWorker" in navigator && location.protocol !== "file:") {
+    navigator.serviceWorker.register("/sw.js").catch(() => undefined);
+  }
+  document.documentElement.dataset.ready = language();
+}
+
+main();

@@ -1,0 +1,422 @@
+// The table as the server describes it: a snapshot, then events applied in order.
+// Pure data, no DOM: the live table and the replayer share it. The client never
+// decides a rule: amounts, legal actions and results all come from the server.
+
+const LOG_LIMIT = 200;
+
+export function fromSnapshot(state, myName) {
+  const table = {
+    id: state.table,
+    name: state.name,
+    epoch: state.epoch,
+    rules: state.rules,
+    italian: /^Italian/.test(state.rules || ""),
+    limit: /^Limit/.test(state.rules || ""),
+    maxSeats: state.max_seats,
+    minBuyIn: state.min_buy_in,
+    maxBuyIn: state.max_buy_in,
+    button: state.button,
+    carried: state.carried_pot,
+    you: state.you,
+    myName,
+    preAction: state.pre_action,
+    seats: {},
+    hand: null,
+    log: [],
+    chat: [],
+    result: null,
+    lastResult: null,
+    deadline: null,
+    clockKind: null,
+    clockTotal: 0,
+    notice: null,
+  };
+  for (const s of state.seats) table.seats[s.seat] = { ...s };
+  const h = state.hand;
+  if (h) {
+    table.hand = {
+      id: h.hand_id,
+      street: h.street,
+      button: h.button,
+      toAct: h.to_act,
+      pot: h.pot,
+      highest: h.highest,
+      commitment: h.commitment,
+      players: {},
+      legal: h.legal,
+      blinds: {},
+      seed: null,
+    };
+    for (const p of h.seats) {
+      table.hand.players[p.seat] = {
+        seat: p.seat,
+        stack: p.stack,
+        wager: p.wager,
+        committed: p.committed,
+        folded: p.folded,
+        allIn: p.all_in,
+        count: p.card_count,
+        cards: p.cards ? [...p.cards] : null,
+        drew: p.drew,
+        penalized: p.penalized,
+        last: null,
+        shown: null,
+      };
+    }
+    if (h.to_act) {
+      table.clockTotal = h.street === "draw" ? 30 : Math.max(h.clock_s, 1);
+      table.deadline = Date.now() + h.clock_s * 1000;
+      table.clockKind = h.street === "draw" ? "draw" : "act";
+    }
+  }
+  return table;
+}
+
+function log(table, key, params = {}, cls = "") {
+  table.log.push({ key, params, cls });
+  if (table.log.length > LOG_LIMIT) table.log.splice(0, table.log.length - LOG_LIMIT);
+}
+
+function put(p, chips) {
+  p.stack -= chips;
+  p.committed += chips;
+}
+
+/** Apply one event (engine or table) to ``table``; returns the table. */
+export function apply(table, e, now = Date.now()) {
+  const hand = table.hand;
+  const p = hand && e.seat !== undefined ? hand.players[e.seat] : null;
+  const who = (seat) => table.seats[seat]?.name ?? `#${seat}`;
+  switch (e.type) {
+    case "HandStarted": {
+      table.button = e.button;
+      table.carried = e.carried_pot;
+      table.lastResult = table.result;
+      table.result = null;
+      table.hand = {
+        id: e.hand_id,
+        street: "pre-draw",
+        button: e.button,
+        toAct: null,
+        pot: e.carried_pot,
+        highest: 0,
+        commitment: e.commitment,
+        players: {},
+        legal: null,
+        blinds: {},
+        seed: null,
+      };
+      for (const [seat, stack] of e.stacks) {
+        table.hand.players[seat] = {
+          seat, stack, wager: 0, committed: 0, folded: false, allIn: false, count: 0,
+          cards: null, drew: null, penalized: false, last: null, shown: null,
+        };
+      }
+      table.preAction = null;
+      log(table, "log.hand_started", { id: e.hand_id }, "sep");
+      break;
+    }
+    case "Posted":
+      if (!p) break;
+      put(p, e.amount);
+      hand.pot += e.amount;
+      if (e.kind === "small blind" || e.kind === "big blind") {
+        p.wager += e.amount;
+        hand.highest = Math.max(hand.highest, p.wager);
+      }
+      p.allIn = e.all_in;
+      hand.blinds[e.seat] = e.kind;
+      p.last = { key: `post.${e.kind.replace(/ /g, "_")}`, params: { n: e.amount } };
+      log(table, `log.post.${e.kind.replace(/ /g, "_")}`, { who: who(e.seat), n: e.amount });
+      break;
+    case "CardsDealt":
+      if (!hand) break;
+      for (const seat of e.seats) {
+        const q = hand.players[seat];
+        if (q) {
+          q.count = e.count;
+          if (q.cards === null && seat === table.you) q.cards = [];
+        }
+      }
+      break;
+    case "CardsReceived":
+      if (!p) break;
+      if (!p.cards) p.cards = [];
+      for (const card of e.cards) {
+        const hole = p.cards.indexOf(null);
+        if (hole >= 0) p.cards[hole] = card;
+        else p.cards.push(card);
+      }
+      p.count = p.cards.filter(Boolean).length;
+      if (hand.street === "draw" || hand.street === "post-draw") {
+        p.fresh = [...e.cards];
+        log(table, "log.you_received", { cards: e.cards }, "private");
+      }
+      break;
+    case "Folded":
+      if (!p) break;
+      p.folded = true;
+      p.count = 0;
+      p.last = { key: "act.folds" };
+      log(table, "log.folds", { who: who(e.seat) });
+      break;
+    case "Checked": {
+      if (!p) break;
+      const passes = table.italian && hand.street === "pre-draw" && hand.highest === 0;
+      p.last = { key: passes ? "act.passes" : "act.checks" };
+      log(table, passes ? "log.passes" : "log.checks", { who: who(e.seat) });
+      break;
+    }
+    case "Called":
+      if (!p) break;
+      put(p, e.amount);
+      p.wager += e.amount;
+      hand.pot += e.amount;
+      p.allIn = e.all_in;
+      p.last = { key: e.all_in ? "act.calls_all_in" : "act.calls", params: { n: e.amount } };
+      log(table, "log.calls", { who: who(e.seat), n: e.amount });
+      break;
+    case "BetPlaced": {
+      if (!p) break;
+      const add = e.amount - p.wager;
+      put(p, add);
+      p.wager = e.amount;
+      hand.pot += add;
+      hand.highest = e.amount;
+      p.allIn = e.all_in;
+      const kind = e.opened ? "opens" : e.completed ? "completes" : "bets";
+      p.last = { key: `act.${kind}`, params: { n: e.amount } };
+      log(table, `log.${kind}`, { who: who(e.seat), n: e.amount });
+      break;
+    }
+    case "Raised": {
+      if (!p) break;
+      const add = e.to - p.wager;
+      put(p, add);
+      p.wager = e.to;
+      hand.pot += add;
+      hand.highest = e.to;
+      p.allIn = e.all_in;
+      p.last = { key: "act.raises", params: { n: e.to } };
+      log(table, "log.raises", { who: who(e.seat), n: e.to });
+      break;
+    }
+    case "TimedOut":
+      if (p) p.penalized = e.penalized;
+      log(table, "log.timed_out", { who: who(e.seat) });
+      break;
+    case "UncalledBetReturned":
+      if (!p) break;
+      p.stack += e.amount;
+      p.committed -= e.amount;
+      p.wager = Math.max(0, p.wager - e.amount);
+      hand.pot -= e.amount;
+      log(table, "log.returned", { who: who(e.seat), n: e.amount });
+      break;
+    case "BettingRoundEnded":
+      if (!hand) break;
+      for (const q of Object.values(hand.players)) {
+        q.wager = 0;
+        if (q.last && !q.folded && !q.allIn) q.last = null;
+      }
+      hand.pot = e.pot;
+      hand.highest = 0;
+      hand.toAct = null;
+      hand.legal = null;
+      table.deadline = null;
+      hand.street = e.street === "pre-draw" ? "draw" : "showdown";
+      break;
+    case "StoodPat":
+      if (!p) break;
+      p.drew = 0;
+      p.last = { key: "act.stands_pat" };
+      log(table, "log.stands_pat", { who: who(e.seat) });
+      break;
+    case "Discarded":
+      if (!p) break;
+      p.drew = e.count;
+      p.last = { key: "act.discards", params: { n: e.count } };
+      log(table, "log.discards", { who: who(e.seat), n: e.count });
+      break;
+    case "DiscardedCards":
+      if (!p || !p.cards) break;
+      p.cards = p.cards.map((c) => (e.cards.includes(c) ? null : c));
+      break;
+    case "Reshuffled":
+      log(table, "log.reshuffled", { n: e.size });
+      break;
+    case "CardsDelivered":
+      break;
+    case "HandShown":
+      if (!p) break;
+      p.cards = [...e.cards];
+      p.shown = e.description;
+      p.last = null;
+      log(table, "log.shows", { who: who(e.seat), cards: e.cards, desc: e.description }, "show");
+      break;
+    case "Mucked":
+      if (!p) break;
+      p.last = { key: "act.mucks" };
+      log(table, "log.mucks", { who: who(e.seat) });
+      break;
+    case "OpenersShown":
+      log(table, e.valid ? "log.openers" : "log.false_openers", { who: who(e.seat), cards: e.cards });
+      break;
+    case "RakeTaken":
+      log(table, "log.rake", { n: e.amount });
+      break;
+    case "PotAwarded": {
+      if (!hand) break;
+      const result = table.result ?? (table.result = { pots: [], carried: 0, handId: hand.id });
+      result.pots.push({ index: e.index, amount: e.amount, shares: e.shares, showdown: e.showdown });
+      for (const [seat, chips] of e.shares) {
+        const winner = hand.players[seat];
+        if (winner) winner.won = (winner.won ?? 0) + chips;
+        const desc = hand.players[seat]?.shown ?? "";
+        const key = `${e.index === 0 ? "log.wins_main" : "log.wins_side"}${desc ? "_with" : ""}`;
+        log(table, key, { who: who(seat), n: chips, i: e.index, desc }, "win");
+      }
+      break;
+    }
+    case "PotCarried":
+      if (!hand) break;
+      (table.result ?? (table.result = { pots: [], carried: 0, handId: hand.id })).carried = e.amount;
+      log(table, "log.carried", { n: e.amount });
+      break;
+    case "DeckRevealed":
+      if (hand) hand.seed = e.seed;
+      break;
+    case "HandEnded":
+      if (!hand) break;
+      hand.street = "over";
+      hand.toAct = null;
+      hand.legal = null;
+      table.deadline = null;
+      table.carried = e.carried_pot;
+      for (const [seat, stack] of e.stacks) {
+        if (hand.players[seat]) hand.players[seat].stack = stack;
+        if (table.seats[seat]) table.seats[seat].stack = stack;
+      }
+      if (!table.result) table.result = { pots: [], carried: e.carried_pot, handId: hand.id };
+      table.preAction = null;
+      break;
+    // ------------------------------------------------------------ table events
+    case "Turn":
+      if (!hand || e.hand_id !== hand.id) break;
+      hand.toAct = e.seat;
+      hand.street = e.street;
+      hand.legal = null;
+      table.deadline = now + e.clock_s * 1000;
+      table.clockTotal = e.clock_s;
+      table.clockKind = e.street === "draw" ? "draw" : "act";
+      break;
+    case "Legal":
+      if (hand && e.hand_id === hand.id) hand.legal = e.legal;
+      break;
+    case "TimeBank":
+      table.deadline = now + e.seconds * 1000;
+      table.clockTotal = e.seconds;
+      table.clockKind = "bank";
+      if (table.seats[e.seat]) table.seats[e.seat].time_bank = 0;
+      log(table, "log.time_bank", { who: who(e.seat), n: e.seconds });
+      break;
+    case "PreActionCancelled":
+      table.preAction = null;
+      table.notice = { key: "notice.pre_cancelled" };
+      break;
+    case "SeatTaken":
+    case "PlayerSeated": {
+      const name = e.name ?? e.player;
+      table.seats[e.seat] = {
+        seat: e.seat, name, stack: e.stack, sitting_out: false, connected: true,
+        bot: Boolean(e.bot), time_bank: 0,
+      };
+      if (name === table.myName) table.you = e.seat;
+      log(table, "log.sat_down", { who: name, n: e.stack });
+      break;
+    }
+    case "SeatLeft":
+    case "PlayerLeft":
+      delete table.seats[e.seat];
+      if (table.you === e.seat) table.you = null;
+      log(table, "log.left", { who: e.name ?? e.player });
+      break;
+    case "ConnectionChanged":
+      if (table.seats[e.seat]) table.seats[e.seat].connected = e.connected;
+      break;
+    case "HandCancelled":
+      for (const [seat, stack] of e.stacks ?? []) {
+        if (table.seats[seat]) table.seats[seat].stack = stack;
+      }
+      table.hand = null;
+      table.deadline = null;
+      log(table, "log.cancelled", { id: e.hand_id });
+      break;
+    case "SatOut":
+      if (table.seats[e.seat]) table.seats[e.seat].sitting_out = true;
+      log(table, "log.sat_out", { who: who(e.seat) });
+      break;
+    case "SatIn":
+      if (table.seats[e.seat]) table.seats[e.seat].sitting_out = false;
+      log(table, "log.sat_in", { who: who(e.seat) });
+      break;
+    case "ToppedUp":
+      if (table.seats[e.seat]) {
+        table.seats[e.seat].stack = e.stack;
+        table.seats[e.seat].sitting_out = false;
+      }
+      log(table, "log.topped_up", { who: who(e.seat), n: e.amount });
+      break;
+    case "TopUpFailed":
+      table.notice = { key: "notice.top_up_failed", text: e.message };
+      break;
+    case "Chat":
+      table.chat.push({ name: e.name, text: e.text });
+      if (table.chat.length > 100) table.chat.shift();
+      break;
+    default:
+      break;
+  }
+  return table;
+}
+
+/** Pots for display: main and side pots from what each player put in. */
+export function pots(hand) {
+  if (!hand) return [];
+  const players = Object.values(hand.players);
+  const levels = [...new Set(players.filter((p) => p.allIn && !p.folded).map((p) => p.committed))]
+    .sort((a, b) => a - b);
+  const inPlay = players.reduce((sum, p) => sum + p.committed, 0);
+  const carried = hand.pot - inPlay;
+  if (!levels.length) return [hand.pot];
+  const out = [];
+  let floor = 0;
+  for (const level of [...levels, Infinity]) {
+    let amount = 0;
+    for (const p of players) amount += Math.max(0, Math.min(p.committed, level) - floor);
+    if (amount > 0) out.push(amount);
+    floor = level;
+  }
+  if (out.length) out[0] += carried;
+  return out;
+}
+
+/** Rebuild a finished hand's table from its events, up to ``step`` events. */
+export function replayTo(events, step, me) {
+  const started = events.find((e) => e.type === "HandStarted");
+  const table = fromSnapshot(
+    {
+      table: "", name: "", epoch: "", rules: "", max_seats: 8, min_buy_in: 0, max_buy_in: 0,
+      button: started ? started.button : 0, carried_pot: 0, you: me, pre_action: null, seats: [],
+      hand: null,
+    },
+    "",
+  );
+  if (started) {
+    for (const [seat, stack] of started.stacks) {
+      table.seats[seat] = { seat, name: "", stack, sitting_out: false, connected: true, bot: false };
+    }
+  }
+  for (const e of events.slice(0, step)) apply(table, e);
+  return table;
+}

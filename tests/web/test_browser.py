@@ -1,0 +1,250 @@
+"""A newcomer plays 5-Card Draw in a real browser against a real server.
+
+Each test has a table of its own (``conftest.ROOM``) with two quick bots.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from .helpers import DESKTOP, PHONE, screenshot
+
+
+def press(page: Any, selector: str, phone: bool) -> None:
+    target = page.locator(selector).first
+    if phone:
+        target.tap()
+    else:
+        target.click()
+
+
+def filter_lobby(page: Any, phone: bool) -> None:
+    """Cash tab, 5 Card Draw only: the Italian table disappears, the draw tables stay."""
+    press(page, "#tab-cash", phone)
+    page.wait_for_selector('.trow[data-table="italian"]')
+    page.select_option("#filter-game", "draw")
+    page.wait_for_selector('.trow[data-table="italian"]', state="detached")
+    assert page.locator('.trow[data-table="desk"]').count() == 1
+    page.select_option("#filter-structure", "no-limit")
+    page.wait_for_selector('.trow[data-table="lang"]', state="detached")
+    rows = page.locator(".trow[data-table]")
+    assert rows.count() >= 2
+    for i in range(rows.count()):
+        assert "No limit" in rows.nth(i).inner_text()
+    page.select_option("#filter-structure", "")
+    page.select_option("#filter-seats", "6")
+    page.wait_for_selector('.trow[data-table="shots"]', state="detached")
+    page.select_option("#filter-seats", "")
+
+
+def join(page: Any, table: str, phone: bool) -> None:
+    """From the lobby: join the table, play as a guest, buy in, wait for cards."""
+    press(page, f'.trow[data-table="{table}"] .join', phone)
+    page.wait_for_selector(".felt .seat")
+    press(page, "#take-seat", phone)
+    if page.locator("#auth-guest").count():
+        press(page, "#auth-guest", phone)
+    page.wait_for_selector("#buyin-submit")
+    press(page, "#buyin-submit", phone)
+    page.wait_for_selector(".seat.me")
+    assert page.locator("#me-name").inner_text().startswith("guest-")
+
+
+def my_cards(page: Any) -> list[str]:
+    cards: list[str] = page.eval_on_selector_all(
+        "#my-hand .card", "els => els.map(e => e.dataset.card)"
+    )
+    return cards
+
+
+def marked(page: Any) -> list[str]:
+    cards: list[str] = page.eval_on_selector_all(
+        '#my-hand .card[aria-pressed="true"]', "els => els.map(e => e.dataset.card)"
+    )
+    return cards
+
+
+@dataclass
+class Progress:
+    marked_first_round: bool = False
+    discarded: bool = False
+    bet: bool = False
+    showdown: bool = False
+    results: list[str] = field(default_factory=list)
+    hands: set[str] = field(default_factory=set)
+
+    def done(self) -> bool:
+        return self.marked_first_round and self.discarded and self.bet and self.showdown
+
+
+def mark_two(page: Any, phone: bool) -> list[str]:
+    """Mark two cards; the first is tapped three times: marked, unmarked, marked."""
+    first = '#my-hand .card[data-index="0"]'
+    press(page, first, phone)
+    page.wait_for_selector(f'{first}[aria-pressed="true"]')
+    press(page, first, phone)
+    page.wait_for_selector(f'{first}[aria-pressed="false"]')
+    press(page, first, phone)
+    page.wait_for_selector(f'{first}[aria-pressed="true"]')
+    press(page, '#my-hand .card[data-index="3"]', phone)
+    page.wait_for_selector('#my-hand .card[data-index="3"][aria-pressed="true"]')
+    chosen = marked(page)
+    assert len(chosen) == 2
+    return chosen
+
+
+def play(
+    page: Any, *, phone: bool, auto_draw: bool = False, seconds: float = 75, shot: str = ""
+) -> Progress:
+    """Play hands until every step of the story has happened (or time runs out)."""
+    progress = Progress()
+    marked_in: str | None = None
+    discards: list[str] = []
+    drew_in: str | None = None
+    shot_taken = False
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline and not progress.done():
+        felt = page.locator(".felt")
+        street = felt.get_attribute("data-street") or ""
+        hand = felt.get_attribute("data-hand") or ""
+        if hand:
+            progress.hands.add(hand)
+        cards = my_cards(page)
+        enabled = page.locator("#my-hand .card:not([disabled])").count()
+        if street == "pre-draw" and hand != marked_in and len(cards) == 5 and enabled == 5:
+            discards = mark_two(page, phone)
+            marked_in = hand
+            progress.marked_first_round = True
+            if auto_draw:
+                press(page, "#pre-draw", phone)
+                page.wait_for_selector("#pre-draw:checked")
+            continue
+        mid_draw = street == "draw" and marked_in == hand and bool(marked(page))
+        if shot and not shot_taken and mid_draw and auto_draw:
+            screenshot(page, shot)
+            shot_taken = True
+        if page.locator("#discard").count() and not auto_draw:
+            if marked_in != hand:  # sat down mid-hand: mark now
+                discards = mark_two(page, phone)
+                marked_in = hand
+            assert page.locator("#discard").inner_text() == "Discard 2 Cards"
+            if shot and not shot_taken:
+                screenshot(page, shot)
+                shot_taken = True
+            press(page, "#discard", phone)
+            drew_in = hand
+        elif page.locator("#stand-pat").count() and marked_in != hand:
+            press(page, "#stand-pat", phone)
+        elif page.locator("#bet").count() and street == "post-draw" and not progress.bet:
+            press(page, "#bet", phone)
+            progress.bet = True
+        elif page.locator("#check").count():
+            press(page, "#check", phone)
+        elif page.locator("#call").count():
+            press(page, "#call", phone)
+        if (
+            marked_in == hand
+            and not progress.discarded
+            and street in ("post-draw", "showdown", "over")
+            and discards
+            and (drew_in == hand or auto_draw)
+            and len(cards) == 5
+            and all(c and c not in discards for c in cards[:1] + cards[3:4])
+        ):
+            # The replacements are in the hand at once, where the discards were;
+            # marking is over.
+            assert page.locator("#my-hand .card:not([disabled])").count() == 0
+            assert not marked(page)
+            progress.discarded = True
+        if felt.get_attribute("data-showdown") == "1" and page.locator("#result").count():
+            text = page.locator("#result").inner_text()
+            if "wins" in text and "with" in text:
+                progress.showdown = True
+                progress.results.append(text)
+        page.wait_for_timeout(80)
+    return progress
+
+
+def test_newcomer_plays_draw_on_desktop(open_page: Any) -> None:
+    page = open_page(DESKTOP)
+    page.wait_for_selector(".trow[data-table]")
+    filter_lobby(page, phone=False)
+    page.select_option("#filter-structure", "no-limit")
+    screenshot(page, "lobby-desktop")
+    join(page, "desk", phone=False)
+    progress = play(page, phone=False, shot="table-draw-desktop")
+    assert progress.done(), progress
+    assert progress.results
+    log = page.locator("#log").inner_text()
+    assert "discards 2" in log
+    assert " shows " in log
+
+
+def test_newcomer_plays_draw_on_a_phone(open_page: Any) -> None:
+    page = open_page(PHONE, phone=True)
+    page.wait_for_selector(".trow[data-table]")
+    filter_lobby(page, phone=True)
+    screenshot(page, "lobby-phone")
+    join(page, "phone", phone=True)
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= PHONE["width"], f"the page is {width}px wide on a {PHONE['width']}px phone"
+    # The draw pre-action: the marked cards are discarded automatically (R25).
+    progress = play(page, phone=True, auto_draw=True, shot="table-draw-phone")
+    assert progress.done(), progress
+    assert page.locator("#discard").count() == 0 or progress.discarded
+
+
+def test_language_switch_to_italian(open_page: Any) -> None:
+    page = open_page(DESKTOP)
+    page.wait_for_selector(".trow[data-table]")
+    assert page.locator("#tab-cash").inner_text() == "Cash"
+    page.select_option("#lang-select", "it")
+    page.wait_for_selector("html[lang=it]")
+    assert page.locator("#tab-tournament").inner_text() == "Tornei"
+    assert page.locator("#nav-history").inner_text() == "Le mie mani"
+    assert page.locator("#guest-btn").inner_text() == "Gioca come ospite"
+    page.select_option("#filter-game", "draw")
+    assert "Poker classico" in page.locator('.trow[data-table="lang"]').inner_text()
+    join(page, "lang", phone=False)
+    betting: set[str] = set()
+    drawing: set[str] = set()
+    deadline = time.monotonic() + 40
+    while time.monotonic() < deadline and not (betting and drawing):
+        page.wait_for_selector("#fold, #check, #call, #stand-pat", timeout=30_000)
+        if page.locator("#stand-pat").count():
+            drawing.add(page.locator("#stand-pat").inner_text())
+            drawing.add(page.locator("#discard").inner_text())
+            page.click("#stand-pat")
+        else:
+            for selector in ("#fold", "#check", "#call"):
+                if page.locator(selector).count():
+                    betting.add(page.locator(selector).inner_text().split(" ")[0])
+            page.click("#check" if page.locator("#check").count() else "#call")
+        page.wait_for_timeout(150)
+    assert drawing == {"Servito", "Cambia 0 carte"}, drawing
+    assert betting & {"Lascia", "Vedo", "Check"}, betting
+    assert not betting & {"Fold", "Call", "Stand Pat"}, betting
+    assert page.locator("#side-log").inner_text() == "Mano"
+    # The choice is remembered.
+    page.reload()
+    page.wait_for_selector("html[data-ready=it]")
+
+
+def test_reload_mid_hand_restores_the_table(open_page: Any) -> None:
+    page = open_page(DESKTOP)
+    page.wait_for_selector(".trow[data-table]")
+    join(page, "reload", phone=False)
+    page.wait_for_selector('.felt[data-street="pre-draw"] ~ #my-hand .card:not([disabled])')
+    hand = page.locator(".felt").get_attribute("data-hand")
+    chosen = mark_two(page, phone=False)
+    cards = my_cards(page)
+    name = page.locator(".seat.me .seat-name").inner_text()
+    page.reload()
+    page.wait_for_selector("html[data-ready]")
+    page.wait_for_selector(f'.felt[data-hand="{hand}"]')
+    assert my_cards(page) == cards
+    assert sorted(marked(page)) == sorted(chosen)
+    assert page.locator(".seat.me .seat-name").inner_text() == name
+    assert page.locator(".felt .seat:not(.empty)").count() == 3
