@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from drawpoker.cli import main
+from drawpoker.room.events import HandForHand, LevelStarted, PlayerEliminated
 from drawpoker.room.simulate import BotPolicy, SimulationResult, simulate, sit_and_go_config
 from drawpoker.room.structure import standard_levels
 from drawpoker.room.tournament import Kind, Status, Tournament, TournamentConfig
@@ -158,3 +159,25 @@ def test_random_tournaments_end_properly(
     # Heads-up tables (2 seats) cannot always avoid it: when both players posted the
     # big blind in their last hand (one moved in), one of them must post it again.
     check_finished(simulate(config, players, seed=seed), bb_twice=seats == 2 and players > 2)
+
+
+def test_tournament_notices_tell_the_story() -> None:
+    result = simulate(sit_and_go_config(45), 45, seed="s1")
+    t = result.tournament
+    notices = t.notices
+    assert [n.seq for n in notices] == list(range(1, len(notices) + 1))
+    kinds = [type(n).__name__ for n in notices]
+    assert kinds[0] == "TournamentStarted"
+    assert kinds[-1] == "TournamentFinished"
+    assert kinds.count("RegistrationClosed") == 1
+    assert kinds.count("PlayerEliminated") == 44
+    assert kinds.count("PlayerMoved") == len(t.moves) == result.moves
+    assert kinds.count("TableBroken") == 5  # 6 tables down to the final table
+    levels = [n.level for n in notices if isinstance(n, LevelStarted)]
+    assert levels == list(range(1, len(levels) + 1))
+    hfh = [n.on for n in notices if isinstance(n, HandForHand)]
+    assert t.hand_for_hand_rounds > 0
+    assert hfh == [True, False]  # on at the bubble, off in the money
+    assert t.notices_since(len(notices) - 1) == [notices[-1]]
+    out = {n.entry: n for n in notices if isinstance(n, PlayerEliminated)}
+    assert sum(n.prize for n in out.values()) + notices[-1].prize == t.prize_pool  # type: ignore[attr-defined]

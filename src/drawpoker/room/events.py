@@ -68,3 +68,69 @@ class HandCancelled(Event):
     hand_id: str
     stacks: tuple[tuple[int, int], ...]
     carried_pot: int
+
+
+# ------------------------------------------------------------- tournaments
+# Numbered in one sequence per tournament (``Tournament.notices``).
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TournamentStarted(Event):
+    entries: int
+    tables: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TournamentCancelled(Event):
+    entries: int  # every entry is refunded its buy-in and fee
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class LevelStarted(Event):
+    level: int  # 1-based
+    small_blind: int
+    big_blind: int
+    ante: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RegistrationClosed(Event):
+    entries: int
+    prize_pool: int
+    payouts: tuple[int, ...]  # prize by place, first place first
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PlayerMoved(Event):
+    entry: int
+    player: str
+    from_table: int
+    from_seat: int
+    to_table: int
+    to_seat: int
+    broke: bool  # the old table was broken
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TableBroken(Event):
+    table: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class HandForHand(Event):
+    on: bool
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PlayerEliminated(Event):
+    entry: int
+    player: str
+    places: tuple[int, ...]  # one place, or the places shared in a tie
+    prize: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TournamentFinished(Event):
+    winner: int  # entry id
+    player: str
+    prize: int

@@ -43,7 +43,18 @@ from drawpoker.room.balancing import (
 )
 from drawpoker.room.blinds import NO_DEBT, BlindPlan, Debt, next_in, plan_blinds
 from drawpoker.room.errors import HandInProgress, NotEnoughPlayers, TournamentError
-from drawpoker.room.events import HandCancelled
+from drawpoker.room.events import (
+    HandCancelled,
+    HandForHand,
+    LevelStarted,
+    PlayerEliminated,
+    PlayerMoved,
+    RegistrationClosed,
+    TableBroken,
+    TournamentCancelled,
+    TournamentFinished,
+    TournamentStarted,
+)
 from drawpoker.room.payouts import paid_places, payout_table, share
 from drawpoker.room.structure import Level, level_index, rules_for, standard_levels
 from drawpoker.rules import Structure
@@ -200,6 +211,21 @@ class Tournament:
         self._next_table = 1
         self._entry_seq = 0
         self.last_summary: HandSummary | None = None
+        self.notices: list[Event] = []  # what happened, numbered from 1 (see events.py)
+        self._level_announced = -1
+        self._notice_base = 0  # notices before a restore are not kept
+        self._hfh_announced = False
+
+    def notices_since(self, seq: int) -> list[Event]:
+        """Notices with ``seq`` greater than ``seq`` (those kept since a restore)."""
+        return self.notices[max(0, seq - self._notice_base) :]
+
+    @property
+    def next_notice_seq(self) -> int:
+        return self._notice_base + len(self.notices) + 1
+
+    def _notice(self, kind: type[Event], /, **fields: Any) -> None:
+        self.notices.append(kind(seq=self.next_notice_seq, **fields))
 
     # ------------------------------------------------------------ registration
 
@@ -254,8 +280,10 @@ class Tournament:
                     self.start(now)
                 else:
                     self.status = Status.CANCELLED  # refund: every entry's cost
+                    self._notice(TournamentCancelled, entries=len(self.entries))
         elif self.status is Status.RUNNING:
             self._close_registration_if_due(now)
+            self._announce(now)
 
     def start(self, now: float) -> None:
         """Draw for seats and open the tables."""
@@ -277,6 +305,8 @@ class Tournament:
             table = tables[i % n_tables]
             seat = len(table.seats) + 1
             self._sit(entry_id, table, seat)
+        self._notice(TournamentStarted, entries=len(self.entries), tables=n_tables)
+        self._announce(now)
         if not self.registration_open:
             self._close_registration()
 
@@ -292,10 +322,33 @@ class Tournament:
         if self.registration_open and self.level_at(now) >= self.config.late_registration_levels:
             self._close_registration()
 
+    def _announce(self, now: float) -> None:
+        level_no = self.level_at(now)
+        if level_no > self._level_announced:
+            self._level_announced = level_no
+            level = self.config.levels[level_no]
+            self._notice(
+                LevelStarted,
+                level=level_no + 1,
+                small_blind=level.small_blind,
+                big_blind=level.big_blind,
+                ante=level.ante,
+            )
+        hfh = self.hand_for_hand
+        if hfh != self._hfh_announced:
+            self._hfh_announced = hfh
+            self._notice(HandForHand, on=hfh)
+
     def _close_registration(self) -> None:
         self.registration_open = False
         self.prizes = payout_table(
             len(self.entries), self.prize_pool, paid_fraction=self.config.paid_fraction
+        )
+        self._notice(
+            RegistrationClosed,
+            entries=len(self.entries),
+            prize_pool=self.prize_pool,
+            payouts=tuple(self.prizes),
         )
         for group in self._unplaced:
             self._place(group)
@@ -349,6 +402,7 @@ class Tournament:
         if table_id not in self.ready_tables():
             raise TournamentError(f"table {table_id} may not deal now")
         self._close_registration_if_due(now)
+        self._announce(now)
         level_no = self.level_at(now)
         level = self.config.levels[level_no]
         rules = rules_for(self.config.structure, level, self.config.seats_per_table)
@@ -456,6 +510,8 @@ class Tournament:
             self._eliminate([(e, start[e]) for e in busted])
         self.balance(now)
         self._maybe_finish()
+        if self.status is Status.RUNNING:
+            self._announce(now)
 
     # ------------------------------------------------------------ eliminations
 
@@ -487,6 +543,13 @@ class Tournament:
                 entry = self.entries[entry_id]
                 entry.places = places
                 entry.prize = prize
+                self._notice(
+                    PlayerEliminated,
+                    entry=entry_id,
+                    player=entry.player,
+                    places=places,
+                    prize=prize,
+                )
             k += len(tied)
 
     def _maybe_finish(self) -> None:
@@ -498,6 +561,9 @@ class Tournament:
             self._placed += 1
             winner.prize = self.prizes[0] if self.prizes else 0
             self.status = Status.FINISHED
+            self._notice(
+                TournamentFinished, winner=winner.entry_id, player=winner.player, prize=winner.prize
+            )
             for table in self.tables.values():
                 table.seats.clear()
             winner.table = winner.seat = None
@@ -533,6 +599,7 @@ class Tournament:
     def _break(self, table: TableState, now: float) -> list[Move]:
         moves = []
         del self.tables[table.table_id]
+        self._notice(TableBroken, table=table.table_id)
         self._hfh_started.discard(table.table_id)
         cap = self.config.seats_per_table
         # The player who just posted the big blind moves first, to a table where
@@ -577,6 +644,16 @@ class Tournament:
             just_posted_big_blind=just_bb,
         )
         self._sit(entry_id, dst, to_seat)
+        self._notice(
+            PlayerMoved,
+            entry=entry_id,
+            player=self.entries[entry_id].player,
+            from_table=src.table_id,
+            from_seat=seat,
+            to_table=dst.table_id,
+            to_seat=to_seat,
+            broke=broke,
+        )
         return Move(entry_id, src.table_id, seat, dst.table_id, to_seat, broke, now)
 
     def _seat_late(self, entry: Entry) -> None:
@@ -704,6 +781,9 @@ class Tournament:
             "next_table": self._next_table,
             "entry_seq": self._entry_seq,
             "rng": _rng_state(self._rng),
+            "next_notice_seq": self.next_notice_seq,
+            "level_announced": self._level_announced,
+            "hfh_announced": self._hfh_announced,
         }
 
     @classmethod
@@ -774,6 +854,9 @@ class Tournament:
         t._next_table = data["next_table"]
         t._entry_seq = data["entry_seq"]
         t._rng.setstate(_rng_from(data["rng"]))
+        t._notice_base = data["next_notice_seq"] - 1
+        t._level_announced = data["level_announced"]
+        t._hfh_announced = data["hfh_announced"]
         return t, events
 
     def results(self) -> dict[str, Any]:
