@@ -12,11 +12,13 @@ from hypothesis import strategies as st
 from drawpoker.actions import Action, LegalActions
 from drawpoker.bots import BOTS, Bot, Shark, UnknownBot, make_bot
 from drawpoker.bots.handlogic import has_openers, predraw_score, standard_discard
+from drawpoker.bots.shark import candidate_discards
 from drawpoker.cards import parse_cards
 from drawpoker.errors import DrawPokerError
 from drawpoker.events import EVERYONE, BetPlaced, Event, OpenersShown
 from drawpoker.hand import Hand
 from drawpoker.match import deck_seed, play_match
+from drawpoker.odds import draw_odds
 from drawpoker.rules import Rules
 
 RULES = {
@@ -186,3 +188,18 @@ def test_shark_beats_random_and_calling_station() -> None:
     assert by_name["shark"].bb_per_100 > max(
         r.bb_per_100 for name, r in by_name.items() if name != "shark"
     )
+
+
+@pytest.mark.parametrize(
+    "hand",
+    ["Jc Jd 8h 4d 2s", "9c 9d 9h Kc 4d", "Kc Kd 7h 7s 2c", "Ah 9h 6h 3h Kc", "Ac Qd 7h 4s 2c"],
+)
+def test_shark_candidates_include_the_exact_best_draw(hand: str) -> None:
+    """The shark counts only sensible discards; the best of all 32 by the odds
+    module (percentile utility) is always among them for ordinary hands."""
+    cards = parse_cards(hand)
+    candidates = {tuple(sorted(d)) for d in candidate_discards(cards, 5)}
+    assert () in candidates
+    best = draw_odds(cards, max_discard=3)[0]
+    assert tuple(sorted(best.discard)) in candidates
+    assert all(len(d) <= 2 for d in candidate_discards(cards, 2))

@@ -103,7 +103,10 @@ def test_all_32_choices_best_first() -> None:
 
 
 def test_pat_hands_stand_pat() -> None:
-    assert draw_odds("Ac Kc Qc Jc Tc")[0].k == 0
+    royal = draw_odds("Ac Kc Qc Jc Tc")
+    assert royal[0].k == 0
+    assert royal[0].improves() == 0
+    assert royal[0].probability(C.STRAIGHT_FLUSH) == 1
     assert draw_odds("6c 6d 6h Ks Kd")[0].k == 0
 
 

@@ -189,7 +189,10 @@ class DrawOption:
         five cards make no straight or flush): one pair drawing three improves
         1,552/5,405 times.
         """
-        return self.at_least(Category(_kept_category(self.keep) + 1))
+        kept = _kept_category(self.keep)
+        if kept is Category.STRAIGHT_FLUSH:
+            return Fraction(0)
+        return self.at_least(Category(kept + 1))
 
     def label(self) -> str:
         if not self.discard:
