@@ -23,6 +23,23 @@ RULES = {
 }
 
 
+def assert_discards_before_deals(actions: list[str]) -> None:
+    """PokerKit wants every discard of a draw before its first replacement deal."""
+    dealing_draw = False
+    discarded = False
+    for action in actions:
+        words = action.split("#")[0].split()
+        if not words:
+            continue
+        if words[1:2] == ["sd"]:
+            assert not dealing_draw, actions
+            discarded = True
+        elif words[:2] == ["d", "dh"]:
+            dealing_draw = discarded
+        else:
+            dealing_draw = discarded = False
+
+
 @pytest.mark.parametrize("name", list(RULES))
 def test_round_trip_single_hands(name: str) -> None:
     rng = random.Random(name)
@@ -41,6 +58,7 @@ def test_round_trip_single_hands(name: str) -> None:
         assert stacked.hand.result == hand.result
         reshuffles += any(isinstance(e, Reshuffled) for e in hand.events)
         timeouts += any(isinstance(e, TimedOut) for e in hand.events)
+        assert_discards_before_deals(loads(text)["actions"])
     assert reshuffles > (0 if name == "italian" else 5)
     assert timeouts > 5
 

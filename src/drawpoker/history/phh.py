@@ -14,15 +14,16 @@ pat) comes before the replacement deals (``d dh pK CARDS``), as PokerKit wants.
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import tomllib
 from collections.abc import Iterable, Sequence
-from dataclasses import fields
+from dataclasses import dataclass, field, fields
 from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
-from drawpoker.cards import format_cards
+from drawpoker.cards import DECK
 from drawpoker.errors import DrawPokerError
 from drawpoker.events import (
     BetPlaced,
@@ -31,10 +32,8 @@ from drawpoker.events import (
     CardsReceived,
     Checked,
     DeckRevealed,
-    Discarded,
     DiscardedCards,
     Folded,
-    HandEnded,
     HandShown,
     HandStarted,
     Mucked,
@@ -48,7 +47,7 @@ from drawpoker.events import (
     TimedOut,
 )
 from drawpoker.hand import Hand
-from drawpoker.history.info import HandInfo
+from drawpoker.history.info import HandInfo, Tournament
 from drawpoker.rules import Rules, Structure
 
 VARIANTS = {
@@ -66,6 +65,13 @@ _RULES_SKIPPED = frozenset({"preset", "structure", "openers_rank"})
 
 class HistoryError(DrawPokerError, ValueError):
     """A hand history that cannot be read, replayed or verified; the message says where."""
+
+
+_NAMES = tuple(str(card) for card in DECK)
+
+
+def _cards(cards: Iterable[int]) -> str:
+    return "".join([_NAMES[c] for c in cards])
 
 
 def variant_of(rules: Rules) -> str:
@@ -96,17 +102,21 @@ def _toml_value(value: Any) -> str:
     raise TypeError(f"no TOML form for {value!r}")
 
 
-def _int_list(values: Iterable[int]) -> str:
-    return "[" + ", ".join(map(str, values)) + "]"
+def _int_list(values: list[int]) -> str:
+    return f"[{', '.join(map(str, values))}]"
 
 
 @lru_cache(maxsize=64)
 def rules_table(rules: Rules) -> str:
-    """``{max_seats = 6, small_blind = 1, ...}``: every option but preset and structure."""
+    """``{max_seats = 8, rake_percent = '5'}``: the options that differ from the preset's
+    defaults (``Rules.online()`` or ``Rules.italian()``, RULES.md); ``{}`` when none do."""
+    base = Rules.italian() if rules.is_italian else Rules.online()
     parts = [
         f"{f.name} = {_toml_value(getattr(rules, f.name))}"
         for f in fields(rules)
-        if f.init and f.name not in _RULES_SKIPPED
+        if f.init
+        and f.name not in _RULES_SKIPPED
+        and getattr(rules, f.name) != getattr(base, f.name)
     ]
     return "{" + ", ".join(parts) + "}"
 
@@ -149,79 +159,121 @@ def _nominal(rules: Rules, kind: PostKind, amount: int, explicit: bool) -> int:
     return amount
 
 
-def _action_lines(hand: Hand, index: dict[int, int]) -> list[str]:
-    """The PHH ``actions`` of the events so far."""
-    out: list[str] = []
-    sds: list[str] = []
-    dhs: list[tuple[int, tuple[int, ...]]] = []
-    notes: list[str] = []
-    dealt: set[int] = set()  # the first deal: what PokerKit's deck no longer holds
-    in_draw = False
-    delivered = False
-    note = ""
-    for e in hand.events:
-        t = type(e)
-        if t is CardsReceived:
-            if delivered:
-                dhs.append((index[e.seat], e.cards))  # type: ignore[attr-defined]
-                delivered = False
-            else:
-                dealt.update(e.cards)  # type: ignore[attr-defined]
-                out.append(f"d dh p{index[e.seat]} {format_cards(e.cards, '')}")  # type: ignore[attr-defined]
-            continue
-        if t is CardsDelivered:
-            delivered = True
-            continue
-        if t is TimedOut:
-            note = f" # {TIMEOUT_NOTE}"
-            continue
-        if t is DiscardedCards:
-            sds.append(f"p{index[e.seat]} sd {format_cards(e.cards, '')}{note}")  # type: ignore[attr-defined]
-            note = ""
-            in_draw = True
-            continue
-        if t is StoodPat:
-            sds.append(f"p{index[e.seat]} sd{note}")  # type: ignore[attr-defined]
-            note = ""
-            in_draw = True
-            continue
-        if t is Reshuffled:
-            kept = e.excluded_seat  # type: ignore[attr-defined]
-            notes.append(
-                f"# reshuffle: {e.size} cards"  # type: ignore[attr-defined]
-                + (f", p{index[kept]}'s discards kept out" if kept else "")
-            )
-            continue
-        if t is Discarded:
-            continue
+# Event types the writer looks at, as small ints for one dictionary lookup per event.
+_KIND: dict[type, int] = {
+    CardsReceived: 0,
+    CardsDelivered: 1,
+    TimedOut: 2,
+    DiscardedCards: 3,
+    StoodPat: 4,
+    Reshuffled: 5,
+    Folded: 6,
+    Checked: 7,
+    Called: 7,
+    BetPlaced: 8,
+    Raised: 9,
+    HandShown: 10,
+    Mucked: 11,
+    OpenersShown: 12,
+    Posted: 13,
+    PotAwarded: 14,
+    DeckRevealed: 15,
+}
+_DRAW_KINDS = frozenset({0, 1, 2, 3, 4, 5})  # a timeout in the draw stands pat
+
+
+class _Walk:
+    """What one pass over a hand's events gathers for the PHH document."""
+
+    __slots__ = ("actions", "posted", "seed", "won")
+
+    def __init__(self, hand: Hand, label: dict[int, str]) -> None:
+        self.posted: list[Posted] = []
+        self.won: dict[int, int] = {}
+        self.seed = ""
+        out: list[str] = []
+        self.actions = out
+        sds: list[str] = []
+        dhs: list[tuple[int, tuple[int, ...]]] = []
+        notes: list[str] = []
+        dealt: set[int] = set()  # the first deal: what PokerKit's deck no longer holds
+        in_draw = False
+        delivered = False
+        note = ""
+        names = _NAMES
+        kinds = _KIND
+        for e in hand.events:
+            k = kinds.get(type(e))
+            if k is None:
+                continue
+            if in_draw and k not in _DRAW_KINDS:
+                out += _draw_lines(sds, dhs, notes, dealt, label)
+                sds, dhs, notes = [], [], []
+                in_draw = False
+            if k == 0:
+                if delivered:
+                    dhs.append((e.seat, e.cards))  # type: ignore[attr-defined]
+                    delivered = False
+                else:
+                    dealt.update(e.cards)  # type: ignore[attr-defined]
+                    text = "".join([names[c] for c in e.cards])  # type: ignore[attr-defined]
+                    out.append(f"d dh {label[e.seat]} {text}")  # type: ignore[attr-defined]
+            elif k == 7:
+                out.append(f"{label[e.seat]} cc{note}")  # type: ignore[attr-defined]
+                note = ""
+            elif k == 6:
+                out.append(f"{label[e.seat]} f{note}")  # type: ignore[attr-defined]
+                note = ""
+            elif k == 9:
+                out.append(f"{label[e.seat]} cbr {e.to}")  # type: ignore[attr-defined]
+            elif k == 8:
+                out.append(f"{label[e.seat]} cbr {e.amount}")  # type: ignore[attr-defined]
+            elif k == 1:
+                delivered = True
+            elif k == 3:
+                text = "".join([names[c] for c in e.cards])  # type: ignore[attr-defined]
+                sds.append(f"{label[e.seat]} sd {text}{note}")  # type: ignore[attr-defined]
+                note = ""
+                in_draw = True
+            elif k == 4:
+                sds.append(f"{label[e.seat]} sd{note}")  # type: ignore[attr-defined]
+                note = ""
+                in_draw = True
+            elif k == 10:
+                text = "".join([names[c] for c in e.cards])  # type: ignore[attr-defined]
+                out.append(f"{label[e.seat]} sm {text}")  # type: ignore[attr-defined]
+            elif k == 11:
+                out.append(f"{label[e.seat]} sm")  # type: ignore[attr-defined]
+            elif k == 13:
+                self.posted.append(e)  # type: ignore[arg-type]
+            elif k == 14:
+                won = self.won
+                for seat, chips in e.shares:  # type: ignore[attr-defined]
+                    won[seat] = won.get(seat, 0) + chips
+            elif k == 2:
+                note = f" # {TIMEOUT_NOTE}"
+            elif k == 5:
+                kept = e.excluded_seat  # type: ignore[attr-defined]
+                notes.append(
+                    f"# reshuffle: {e.size} cards"  # type: ignore[attr-defined]
+                    + (f", the discards of {label[kept]} kept out" if kept else "")
+                )
+            elif k == 12:
+                valid = "valid" if e.valid else "false openers"  # type: ignore[attr-defined]
+                text = "".join([names[c] for c in e.cards])  # type: ignore[attr-defined]
+                out.append(f"# openers {label[e.seat]} {text} {valid}")  # type: ignore[attr-defined]
+            elif k == 15:
+                self.seed = e.seed  # type: ignore[attr-defined]
         if in_draw:
-            out += _draw_lines(sds, dhs, notes, dealt)
-            sds, dhs, notes = [], [], []
-            in_draw = False
-        if t is Folded:
-            out.append(f"p{index[e.seat]} f{note}")  # type: ignore[attr-defined]
-            note = ""
-        elif t is Checked or t is Called:
-            out.append(f"p{index[e.seat]} cc{note}")  # type: ignore[attr-defined]
-            note = ""
-        elif t is BetPlaced:
-            out.append(f"p{index[e.seat]} cbr {e.amount}")  # type: ignore[attr-defined]
-        elif t is Raised:
-            out.append(f"p{index[e.seat]} cbr {e.to}")  # type: ignore[attr-defined]
-        elif t is HandShown:
-            out.append(f"p{index[e.seat]} sm {format_cards(e.cards, '')}")  # type: ignore[attr-defined]
-        elif t is Mucked:
-            out.append(f"p{index[e.seat]} sm")  # type: ignore[attr-defined]
-        elif t is OpenersShown:
-            valid = "valid" if e.valid else "false openers"  # type: ignore[attr-defined]
-            out.append(f"# openers p{index[e.seat]} {format_cards(e.cards, '')} {valid}")  # type: ignore[attr-defined]
-    if in_draw:
-        out += _draw_lines(sds, dhs, notes, dealt)
-    return out
+            out += _draw_lines(sds, dhs, notes, dealt, label)
 
 
 def _draw_lines(
-    sds: list[str], dhs: list[tuple[int, tuple[int, ...]]], notes: list[str], dealt: set[int]
+    sds: list[str],
+    dhs: list[tuple[int, tuple[int, ...]]],
+    notes: list[str],
+    dealt: set[int],
+    label: dict[int, str],
 ) -> list[str]:
     """A draw: the discards, then the replacement deals.
 
@@ -231,7 +283,7 @@ def _draw_lines(
     and a deal that must reach into the discards is made larger than its stub."""
     if notes:
         dhs = deal_order(dhs, dealt)
-    return [*sds, *notes, *(f"d dh p{k} {format_cards(cards, '')}" for k, cards in dhs)]
+    return [*sds, *notes, *(f"d dh {label[k]} {_cards(cards)}" for k, cards in dhs)]
 
 
 def deal_order(
@@ -275,122 +327,190 @@ def deal_order(
     return out
 
 
-def dumps(hand: Hand, info: HandInfo | None = None) -> str:
-    """One hand as a ``.phh`` document."""
-    return "\n".join(_lines(hand, info or _NO_INFO)) + "\n"
+@dataclass(slots=True, kw_only=True)
+class Record:
+    """One hand as PHH holds it: typed fields and the ``actions`` strings.
 
+    ``record(hand, info)`` builds it from the engine's events; ``render`` writes it as
+    TOML. (PokerKit's ``HandHistory`` is the same kind of object.)"""
 
-def dumps_all(hands: Iterable[Hand | tuple[Hand, HandInfo | None]]) -> str:
-    """Many hands as a ``.phhs`` document: tables ``[1]``, ``[2]``, ..."""
-    chunks = []
-    for i, item in enumerate(hands, 1):
-        hand, info = item if isinstance(item, tuple) else (item, None)
-        chunks.append(f"[{i}]\n" + "\n".join(_lines(hand, info or _NO_INFO)) + "\n")
-    return "\n".join(chunks)
+    variant: str
+    antes: list[int]
+    blinds_or_straddles: list[int]
+    bets: tuple[int, ...]  # (min_bet,) or (small_bet, big_bet)
+    starting_stacks: list[int]
+    actions: list[str]
+    hand: str = ""
+    table: str = ""
+    seats: list[int] = field(default_factory=list)
+    seat_count: int = 0
+    players: list[str] | None = None
+    finishing_stacks: list[int] | None = None
+    winnings: list[int] | None = None
+    currency: str = ""
+    currency_symbol: str = ""
+    time: dt.datetime | None = None
+    time_zone: str = ""
+    button: int = 0
+    rules: Rules = field(default_factory=Rules)
+    posts: list[tuple[int, PostKind, int]] | None = None
+    carried_in: int = 0
+    commitment: str = ""
+    rake: int | None = None
+    carried_out: int = 0
+    seed: str = ""
+    time_text: str = ""
+    tournament: Tournament | None = None
 
 
 _NO_INFO = HandInfo()
 
 
-def _lines(hand: Hand, info: HandInfo) -> list[str]:
+@lru_cache(maxsize=256)
+def _default_kinds(rules: Rules, n: int, button_index: int) -> tuple[tuple[int, PostKind], ...]:
+    """``default_posts`` by player index (cached: tables post the same way every hand)."""
+    return tuple(default_posts(rules, list(range(n)), button_index))
+
+
+def record(hand: Hand, info: HandInfo | None = None) -> Record:
+    """The PHH record of a hand (finished or not) from its events."""
+    info = info or _NO_INFO
     rules = hand.rules
     players = hand.players
     n = len(players)
     order = [p.seat for p in players]
-    index = {seat: i + 1 for i, seat in enumerate(order)}
-    events = hand.events
-    started = events[0]
+    label = {seat: f"p{i}" for i, seat in enumerate(order, 1)}
+    index = {seat: i for i, seat in enumerate(order)}
+    walk = _Walk(hand, label)
+    started = hand.events[0]
     assert isinstance(started, HandStarted)
-    posted = [e for e in events if type(e) is Posted]
-    actual = [(e.seat, e.kind) for e in posted]
-    explicit = actual != default_posts(rules, order, hand.button)
+    posted = walk.posted
+    actual = tuple((index[e.seat], e.kind) for e in posted)
+    explicit = actual != _default_kinds(rules, n, index.get(hand.button, -1))
     antes = [0] * n
     blinds = [0] * n
     for e in posted:
-        i = index[e.seat] - 1
         amount = _nominal(rules, e.kind, e.amount, explicit)
         if e.kind in DEAD_POSTS:
-            antes[i] += amount
+            antes[index[e.seat]] += amount
         else:
-            blinds[i] += amount
+            blinds[index[e.seat]] += amount
     if n == 2:  # PokerKit reads heads-up forced bets in reverse
         antes.reverse()
         blinds.reverse()
-    lines = [
-        f"variant = '{variant_of(rules)}'",
-        f"antes = {_int_list(antes)}",
-        f"blinds_or_straddles = {_int_list(blinds)}",
-    ]
-    if rules.is_fixed_limit:
-        small, big = rules.bet_sizes
-        lines.append(f"small_bet = {small}")
-        lines.append(f"big_bet = {big}")
-    else:
-        lines.append(f"min_bet = {rules.min_bet}")
-    lines.append(f"starting_stacks = {_int_list(p.start for p in players)}")
-    actions = _action_lines(hand, index)
-    lines.append("actions = [")
-    lines.extend(f"  {toml_str(a)}," for a in actions)
-    lines.append("]")
-    if hand.hand_id:
-        lines.append(f"hand = {toml_str(hand.hand_id)}")
-    if info.table:
-        lines.append(f"table = {toml_str(info.table)}")
-    lines.append(f"seats = {_int_list(order)}")
-    lines.append(f"seat_count = {rules.max_seats}")
-    if info.names:
-        lines.append("players = [" + ", ".join(toml_str(info.name(s)) for s in order) + "]")
-    ended = events[-1] if hand.is_over else None
-    if isinstance(ended, HandEnded):
-        final = dict(ended.stacks)
-        won = dict.fromkeys(order, 0)
-        for ev in events:
-            if isinstance(ev, PotAwarded):
-                for seat, chips in ev.shares:
-                    won[seat] += chips
-        lines.append(f"finishing_stacks = {_int_list(final[s] for s in order)}")
-        lines.append(f"winnings = {_int_list(won[s] for s in order)}")
-    if info.currency:
-        lines.append(f"currency = {toml_str(info.currency)}")
-    if info.currency_symbol:
-        lines.append(f"currency_symbol = {toml_str(info.currency_symbol)}")
-    if info.time is not None:
-        t = info.time
-        lines.append(f"time = {t.strftime('%H:%M:%S')}")
-        lines.append(f"day = {t.day}")
-        lines.append(f"month = {t.month}")
-        lines.append(f"year = {t.year}")
-    if info.time_zone:
-        lines.append(f"time_zone = {toml_str(info.time_zone)}")
-    lines.append(f"_button = {hand.button}")
-    lines.append(f"_rules = {rules_table(rules)}")
-    if explicit:
-        posts = ", ".join(
-            f"[{e.seat}, '{e.kind}', {e.amount}]" for e in posted if e.kind is not PostKind.ANTE
-        )
-        lines.append(f"_posts = [{posts}]")
-    if started.carried_pot:
-        lines.append(f"_carried_in = {started.carried_pot}")
-    commitment = started.commitment or info.commitment
-    if commitment:
-        lines.append(f"_commitment = {toml_str(commitment)}")
-    if isinstance(ended, HandEnded):
-        lines.append(f"_rake = {ended.rake}")
-        if ended.carried_pot:
-            lines.append(f"_carried_out = {ended.carried_pot}")
-        for ev in reversed(events):
-            if isinstance(ev, DeckRevealed):
-                lines.append(f"_seed = '{ev.seed}'")
-                break
-    if info.time_text:
-        lines.append(f"_time_text = {toml_str(info.time_text)}")
-    if info.tournament is not None:
-        tour = info.tournament
-        lines.append(
+    over = hand.is_over
+    won = walk.won
+    return Record(
+        variant=variant_of(rules),
+        antes=antes,
+        blinds_or_straddles=blinds,
+        bets=rules.bet_sizes if rules.is_fixed_limit else (rules.min_bet,),
+        starting_stacks=[p.start for p in players],
+        actions=walk.actions,
+        hand=hand.hand_id,
+        table=info.table,
+        seats=order,
+        seat_count=rules.max_seats,
+        players=[info.name(s) for s in order] if info.names else None,
+        finishing_stacks=[p.stack for p in players] if over else None,
+        winnings=[won.get(s, 0) for s in order] if over else None,
+        currency=info.currency,
+        currency_symbol=info.currency_symbol,
+        time=info.time,
+        time_zone=info.time_zone,
+        button=hand.button,
+        rules=rules,
+        posts=[(e.seat, e.kind, e.amount) for e in posted if e.kind is not PostKind.ANTE]
+        if explicit
+        else None,
+        carried_in=started.carried_pot,
+        commitment=started.commitment or info.commitment,
+        rake=hand.rake if over else None,
+        carried_out=hand.carried_out if over else 0,
+        seed=walk.seed,
+        time_text=info.time_text,
+        tournament=info.tournament,
+    )
+
+
+def render(r: Record) -> str:
+    """A record as a ``.phh`` document (TOML, written by hand: exact and fast)."""
+    bets = (
+        f"min_bet = {r.bets[0]}"
+        if len(r.bets) == 1
+        else f"small_bet = {r.bets[0]}\nbig_bet = {r.bets[1]}"
+    )
+    actions = "', '".join(r.actions)  # our action strings need no escaping
+    out = (
+        f"variant = '{r.variant}'\nantes = {_int_list(r.antes)}\n"
+        f"blinds_or_straddles = {_int_list(r.blinds_or_straddles)}\n{bets}\n"
+        f"starting_stacks = {_int_list(r.starting_stacks)}\n"
+        + (f"actions = ['{actions}']\n" if actions else "actions = []\n")
+    )
+    if r.hand:
+        out += f"hand = {toml_str(r.hand)}\n"
+    if r.table:
+        out += f"table = {toml_str(r.table)}\n"
+    out += f"seats = {_int_list(r.seats)}\nseat_count = {r.seat_count}\n"
+    if r.players is not None:
+        out += "players = [" + ", ".join([toml_str(x) for x in r.players]) + "]\n"
+    if r.finishing_stacks is not None:
+        out += f"finishing_stacks = {_int_list(r.finishing_stacks)}\n"
+    if r.winnings is not None:
+        out += f"winnings = {_int_list(r.winnings)}\n"
+    if r.currency:
+        out += f"currency = {toml_str(r.currency)}\n"
+    if r.currency_symbol:
+        out += f"currency_symbol = {toml_str(r.currency_symbol)}\n"
+    if r.time is not None:
+        t = r.time
+        out += f"time = {t:%H:%M:%S}\nday = {t.day}\nmonth = {t.month}\nyear = {t.year}\n"
+    if r.time_zone:
+        out += f"time_zone = {toml_str(r.time_zone)}\n"
+    out += f"_button = {r.button}\n_rules = {rules_table(r.rules)}\n"
+    if r.posts is not None:
+        posts = ", ".join([f"[{seat}, '{kind}', {amount}]" for seat, kind, amount in r.posts])
+        out += f"_posts = [{posts}]\n"
+    if r.carried_in:
+        out += f"_carried_in = {r.carried_in}\n"
+    if r.commitment:
+        out += f"_commitment = {toml_str(r.commitment)}\n"
+    if r.rake is not None:
+        out += f"_rake = {r.rake}\n"
+    if r.carried_out:
+        out += f"_carried_out = {r.carried_out}\n"
+    if r.seed:
+        out += f"_seed = '{r.seed}'\n"
+    if r.time_text:
+        out += f"_time_text = {toml_str(r.time_text)}\n"
+    if r.tournament is not None:
+        tour = r.tournament
+        out += (
             f"_tournament = {{id = {toml_str(tour.id)}, buy_in = {toml_str(tour.buy_in)}, "
-            f"fee = {toml_str(tour.fee)}, level = {tour.level}}}"
+            f"fee = {toml_str(tour.fee)}, level = {tour.level}}}\n"
         )
-    return lines
+    return out
+
+
+def dumps(hand: Hand | Record, info: HandInfo | None = None) -> str:
+    """One hand (or its record) as a ``.phh`` document."""
+    return render(hand if isinstance(hand, Record) else record(hand, info))
+
+
+def render_all(records: Iterable[Record]) -> str:
+    """Records as a ``.phhs`` document: tables ``[1]``, ``[2]``, ..."""
+    return "\n".join([f"[{i}]\n{render(r)}" for i, r in enumerate(records, 1)])
+
+
+def dumps_all(hands: Iterable[Hand | Record | tuple[Hand, HandInfo | None]]) -> str:
+    """Many hands as a ``.phhs`` document: tables ``[1]``, ``[2]``, ..."""
+    records = []
+    for item in hands:
+        if isinstance(item, tuple):
+            records.append(record(item[0], item[1]))
+        else:
+            records.append(item if isinstance(item, Record) else record(item))
+    return render_all(records)
 
 
 # ---------------------------------------------------------------------- reading

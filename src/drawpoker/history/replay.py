@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from drawpoker.actions import Action, LegalActions
-from drawpoker.cards import format_cards, parse_cards
+from drawpoker.cards import DECK, Card, format_cards, parse_cards
 from drawpoker.deck import Deck
 from drawpoker.errors import DrawPokerError
 from drawpoker.events import CardsReceived, HandShown, Mucked, PostKind, Street
@@ -46,6 +46,9 @@ class Replayed:
     data: dict[str, Any]
 
 
+_RULES_CACHE: dict[tuple[str, str], Rules] = {}
+
+
 def rules_from(data: Mapping[str, Any]) -> Rules:
     """The rules of a PHH hand: the variant, then ``_rules`` or the standard fields."""
     variant = data.get("variant")
@@ -58,10 +61,17 @@ def rules_from(data: Mapping[str, Any]) -> Rules:
         raise HistoryError(f"variant {variant!r} is not 5-Card Draw (one of {codes})")
     options = data.get("_rules")
     if isinstance(options, dict):
-        try:
-            return Rules(preset=preset, structure=structure, **options)
-        except TypeError as error:
-            raise HistoryError(f"_rules: {error}") from None
+        key = (variant, repr(options))
+        rules = _RULES_CACHE.get(key)
+        if rules is None:
+            base = Rules.italian() if preset is Preset.ITALIAN else Rules.online()
+            try:
+                rules = base.replace(structure=structure, **options)
+            except TypeError as error:
+                raise HistoryError(f"_rules: {error}") from None
+            if len(_RULES_CACHE) < 256:
+                _RULES_CACHE[key] = rules
+        return rules
     return _rules_from_standard(data, preset, structure)
 
 
@@ -113,6 +123,22 @@ def info_from(data: Mapping[str, Any], seats: list[int]) -> HandInfo:
     )
 
 
+_CARD_OF = {str(card): card for card in DECK}
+
+
+def fast_cards(text: str) -> tuple[Card, ...]:
+    """``"AsKd7c"`` -> cards: a dictionary lookup per card, ``parse_cards`` otherwise
+    (other spellings, and its precise errors)."""
+    if len(text) % 2 == 0:
+        try:
+            cards = tuple([_CARD_OF[text[i : i + 2]] for i in range(0, len(text), 2)])
+        except KeyError:
+            return parse_cards(text)
+        if len(set(cards)) == len(cards):
+            return cards
+    return parse_cards(text)
+
+
 def _player(token: str, n: int) -> int:
     if token[:1] != "p" or not token[1:].isdigit() or not 1 <= int(token[1:]) <= n:
         raise ValueError(f"{token!r} is not a player p1-p{n}")
@@ -130,13 +156,13 @@ def _script(actions: list[str], n: int, max_consecutive: int) -> list[int]:
         try:
             if len(words) == 4 and words[:2] == ["d", "dh"]:
                 k = _player(words[2], n)
-                cards = [int(c) for c in parse_cards(words[3])]
+                cards = [int(c) for c in fast_cards(words[3])]
                 if not draws and k not in initial:
                     initial[k] = cards
                 else:
                     new.setdefault(k, []).extend(cards)
             elif len(words) >= 2 and words[1] == "sd":
-                thrown = len(parse_cards(words[2])) if len(words) > 2 else 0
+                thrown = len(fast_cards(words[2])) if len(words) > 2 else 0
                 draws.append((_player(words[0], n), thrown))
         except (DrawPokerError, ValueError) as error:
             raise HistoryError(f"action {i} {text!r}: {error}") from None
@@ -199,13 +225,14 @@ def replay(
         sep = ", " if str(error).startswith("action ") else ": "
         raise HistoryError(f"{where}{sep}{error}") from None
     actions = data.get("actions") or []
-    n = len(hand.players)
     seats = [p.seat for p in hand.players]
+    who = _Player(seats)
     owed: dict[int, list[int]] = {}
     dealing = True
+    shows: dict[int, tuple[int, ...] | None] = {}
     for i, text in enumerate(actions, 1):
         try:
-            dealing = _step(hand, str(text), n, seats, owed, dealing)
+            dealing = _step(hand, str(text), who, owed, dealing, shows)
         except (DrawPokerError, ValueError) as error:
             raise HistoryError(f"{where}, action {i} {text!r}: {error}") from None
     final = data.get("finishing_stacks")
@@ -220,20 +247,58 @@ def replay(
     return Replayed(hand, info, data)
 
 
+class _Player:
+    """Per-hand lookups: ``p3`` -> index, seat, and the actions that never change."""
+
+    __slots__ = ("by_label", "seats", "simple")
+
+    def __init__(self, seats: list[int]) -> None:
+        self.seats = seats
+        self.by_label = {f"p{k}": k for k in range(1, len(seats) + 1)}
+        self.simple = {
+            (seat, verb): action
+            for seat in seats
+            for verb, action in (
+                ("f", Action.fold(seat)),
+                ("x", Action.check(seat)),
+                ("c", Action.call(seat)),
+                ("sd", Action.stand_pat(seat)),
+                ("t", Action.timeout(seat)),
+            )
+        }
+
+    def k(self, token: str) -> int:
+        k = self.by_label.get(token)
+        if k is None:
+            raise ValueError(f"{token!r} is not a player p1-p{len(self.seats)}")
+        return k
+
+
 def _step(
-    hand: Hand, text: str, n: int, seats: list[int], owed: dict[int, list[int]], dealing: bool
+    hand: Hand,
+    text: str,
+    who: _Player,
+    owed: dict[int, list[int]],
+    dealing: bool,
+    shows: dict[int, tuple[int, ...] | None],
 ) -> bool:
-    source = "the seed" if hand.seed is not None else "the deck"
-    body, _, note = text.partition("#")
-    words = body.split()
+    timeout = False
+    if "#" in text:
+        body, _, note = text.partition("#")
+        words = body.split()
+        if not words:
+            return dealing  # a comment
+        timeout = note.strip().startswith(TIMEOUT_NOTE)
+    else:
+        words = text.split()
     if not words:
-        return dealing  # a comment
-    timeout = note.strip().startswith(TIMEOUT_NOTE)
+        return dealing
     if words[0] == "d":
         if len(words) != 4 or words[1] != "dh":
             raise ValueError("a deal is 'd dh pK CARDS'")
-        k = _player(words[2], n)
-        cards = parse_cards(words[3])
+        k = who.k(words[2])
+        cards = fast_cards(words[3])
+        source = "the seed" if hand.seed is not None else "the deck"
         if dealing:
             have = hand.players[k - 1].original
             if sorted(cards) != sorted(have):
@@ -247,57 +312,63 @@ def _step(
             raise ValueError(_disagree(source, k, got, cards))
         del due[: len(cards)]
         return False
-    k = _player(words[0], n)
-    seat = seats[k - 1]
+    k = who.k(words[0])
+    seat = who.seats[k - 1]
     if len(words) < 2:
         raise ValueError("an action is 'pK VERB [ARG]'")
     verb = words[1]
     if verb == "sm":
-        _check_show(hand, k, seat, words[2] if len(words) > 2 else "")
+        _check_show(hand, k, seat, words[2] if len(words) > 2 else "", shows)
         return False
-    if hand.is_over:
-        raise ValueError("the hand is already over")
     legal = hand.legal_actions()
-    assert legal is not None
+    if legal is None:
+        raise ValueError("the hand is already over")
     if legal.seat != seat:
-        who = seats.index(legal.seat) + 1
-        raise ValueError(f"p{k} acts out of turn: p{who} (seat {legal.seat}) is to act")
+        other = who.seats.index(legal.seat) + 1
+        raise ValueError(f"p{k} acts out of turn: p{other} (seat {legal.seat}) is to act")
+    simple = who.simple
     if verb == "sd":
         if len(words) > 3:
             raise ValueError("a draw is 'pK sd [CARDS]'")
         if timeout:
             if len(words) > 2:
                 raise ValueError("a timed-out player stands pat (R26)")
-            action = Action.timeout(seat)
+            action = simple[seat, "t"]
+        elif len(words) > 2:
+            action = Action.draw(seat, fast_cards(words[2]))
         else:
-            action = Action.draw(seat, parse_cards(words[2]) if len(words) > 2 else ())
-    elif len(words) != (3 if verb == "cbr" else 2):
+            action = simple[seat, "sd"]
+        for e in hand.act(action):
+            if type(e) is CardsReceived:
+                owed.setdefault(who.seats.index(e.seat) + 1, []).extend(e.cards)
+        return False
+    if len(words) != (3 if verb == "cbr" else 2):
         raise ValueError("malformed action (expected 'pK f', 'pK cc' or 'pK cbr AMOUNT')")
-    elif verb == "f":
-        if timeout and legal.check:
-            raise ValueError("a player who times out checks when they can (R47)")
-        action = Action.timeout(seat) if timeout else Action.fold(seat)
-    elif verb == "cc":
-        if timeout and not legal.check:
-            raise ValueError("a player who times out facing a bet folds (R47)")
+    if verb == "cc":
         if timeout:
-            action = Action.timeout(seat)
+            if not legal.check:
+                raise ValueError("a player who times out facing a bet folds (R47)")
+            action = simple[seat, "t"]
         else:
-            action = Action.check(seat) if legal.check else Action.call(seat)
+            action = simple[seat, "x" if legal.check else "c"]
+    elif verb == "f":
+        if timeout:
+            if legal.check:
+                raise ValueError("a player who times out checks when they can (R47)")
+            action = simple[seat, "t"]
+        else:
+            action = simple[seat, "f"]
     elif verb == "cbr":
         try:
             amount = int(words[2])
         except ValueError:
             raise ValueError(f"{words[2]!r} is not a whole number of chips") from None
-        _check_bet(hand, legal, amount)
+        if not legal.min_to <= amount <= legal.max_to or legal.max_to == 0:
+            _check_bet(hand, legal, amount)
         action = Action.bet(seat, amount)
     else:
         raise ValueError(f"unknown action {verb!r} (f, cc, cbr, sd, sm)")
-    events = hand.act(action)
-    if verb == "sd":
-        for e in events:
-            if type(e) is CardsReceived:
-                owed.setdefault(seats.index(e.seat) + 1, []).extend(e.cards)
+    hand.act(action)
     return False
 
 
@@ -327,19 +398,25 @@ def _check_bet(hand: Hand, legal: LegalActions, amount: int) -> None:
         raise ValueError(f"minimum {label} is{to} {legal.min_to} ({rule})")
 
 
-def _check_show(hand: Hand, k: int, seat: int, cards_text: str) -> None:
+def _check_show(
+    hand: Hand, k: int, seat: int, cards_text: str, shows: dict[int, tuple[int, ...] | None]
+) -> None:
     if not hand.is_over:
         raise ValueError("nothing is shown before the showdown (R21)")
-    for e in hand.events:
-        if type(e) is HandShown and e.seat == seat:
-            if cards_text and sorted(parse_cards(cards_text)) != sorted(e.cards):
-                raise ValueError(f"p{k} holds {format_cards(e.cards)}")
-            return
-        if type(e) is Mucked and e.seat == seat:
-            if cards_text:
-                raise ValueError(f"p{k} mucks at the showdown (R31)")
-            return
-    raise ValueError(f"p{k} is not at the showdown")
+    if not shows:
+        for e in hand.events:
+            if type(e) is HandShown:
+                shows[e.seat] = e.cards
+            elif type(e) is Mucked:
+                shows[e.seat] = None
+    if seat not in shows:
+        raise ValueError(f"p{k} is not at the showdown")
+    shown = shows[seat]
+    if shown is None:
+        if cards_text:
+            raise ValueError(f"p{k} mucks at the showdown (R31)")
+    elif cards_text and sorted(fast_cards(cards_text)) != sorted(shown):
+        raise ValueError(f"p{k} holds {format_cards(shown)}")
 
 
 # ------------------------------------------------------------------ summaries
