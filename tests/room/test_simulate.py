@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from drawpoker.cli import main
-from drawpoker.room.events import HandForHand, LevelStarted, PlayerEliminated
+from drawpoker.room.events import FinalTable, HandForHand, LevelStarted, PlayerEliminated
 from drawpoker.room.simulate import BotPolicy, SimulationResult, simulate, sit_and_go_config
 from drawpoker.room.structure import standard_levels
 from drawpoker.room.tournament import Kind, Status, Tournament, TournamentConfig
@@ -173,6 +173,11 @@ def test_tournament_notices_tell_the_story() -> None:
     assert kinds.count("PlayerEliminated") == 44
     assert kinds.count("PlayerMoved") == len(t.moves) == result.moves
     assert kinds.count("TableBroken") == 5  # 6 tables down to the final table
+    assert kinds.count("FinalTable") == 1
+    last_break = max(i for i, kind in enumerate(kinds) if kind == "TableBroken")
+    assert kinds.index("FinalTable") > last_break
+    final = next(n for n in notices if isinstance(n, FinalTable))
+    assert 1 < final.players <= 8
     levels = [n.level for n in notices if isinstance(n, LevelStarted)]
     assert levels == list(range(1, len(levels) + 1))
     hfh = [n.on for n in notices if isinstance(n, HandForHand)]

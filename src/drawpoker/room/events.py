@@ -117,6 +117,12 @@ class TableBroken(Event):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class FinalTable(Event):
+    table: int
+    players: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class HandForHand(Event):
     on: bool
 

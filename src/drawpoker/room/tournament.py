@@ -44,6 +44,7 @@ from drawpoker.room.balancing import (
 from drawpoker.room.blinds import NO_DEBT, BlindPlan, Debt, next_in, plan_blinds
 from drawpoker.room.errors import HandInProgress, NotEnoughPlayers, TournamentError
 from drawpoker.room.events import (
+    FinalTable,
     HandCancelled,
     HandForHand,
     LevelStarted,
@@ -600,6 +601,7 @@ class Tournament:
         moves = []
         del self.tables[table.table_id]
         self._notice(TableBroken, table=table.table_id)
+        final = len(self.tables) == 1
         self._hfh_started.discard(table.table_id)
         cap = self.config.seats_per_table
         # The player who just posted the big blind moves first, to a table where
@@ -616,6 +618,9 @@ class Tournament:
                     target,
                 )
             moves.append(self._move(table, seat, target, now, broke=True, just_bb=just_bb))
+        if final:
+            [last] = self.tables.values()
+            self._notice(FinalTable, table=last.table_id, players=len(last.seats))
         return moves
 
     def _lands_in_bb(self, dst: TableState) -> bool:
