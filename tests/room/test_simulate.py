@@ -186,3 +186,19 @@ def test_tournament_notices_tell_the_story() -> None:
     assert t.notices_since(len(notices) - 1) == [notices[-1]]
     out = {n.entry: n for n in notices if isinstance(n, PlayerEliminated)}
     assert sum(n.prize for n in out.values()) + notices[-1].prize == t.prize_pool  # type: ignore[attr-defined]
+
+
+def test_cli_scheduled_with_reentries(capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["simulate-tournament", "--players", "30", "--scheduled", "--late-levels", "3"]
+    assert main([*args, "--reentries", "1", "--seed", "R", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    results = data["results"]
+    entries = results["entries"]
+    assert 30 < entries <= 60  # some bots re-entered, at most once each
+    assert results["prize_pool"] == entries * 100
+    assert results["fees"] == entries * 10
+    assert sum(row["prize"] for row in results["standings"]) == results["prize_pool"]
+    places = sorted(p for row in results["standings"] for p in row["places"])
+    assert len(set(places)) == entries
+    assert main(["simulate-tournament", "--players", "9", "--reentries", "1"]) == 2
+    assert "need --scheduled" in capsys.readouterr().err

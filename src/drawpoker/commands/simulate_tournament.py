@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import secrets
+from dataclasses import replace
 
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
@@ -13,7 +14,7 @@ from rich.table import Table
 from drawpoker.errors import InvalidConfig
 from drawpoker.room.simulate import BotPolicy, Policy, simple_policy, simulate, sit_and_go_config
 from drawpoker.room.structure import standard_levels
-from drawpoker.room.tournament import Tournament
+from drawpoker.room.tournament import Kind, Tournament
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -42,6 +43,22 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="comma-separated drawpoker.bots names dealt round the players "
         "(e.g. shark,tag); default: the simulator's fast built-in policy",
     )
+    parser.add_argument(
+        "--scheduled",
+        action="store_true",
+        help="a scheduled multi-table tournament (late registration and re-entry allowed) "
+        "rather than a sit & go",
+    )
+    parser.add_argument(
+        "--late-levels", type=int, default=0, help="scheduled: late registration levels"
+    )
+    parser.add_argument("--reentries", type=int, default=0, help="scheduled: per player")
+    parser.add_argument(
+        "--reentry-chance",
+        type=float,
+        default=0.5,
+        help="chance a busted bot re-enters while it may (default 0.5)",
+    )
     parser.add_argument("--top", type=int, default=20, help="standings rows to print")
     parser.add_argument("--json", action="store_true", help="print JSON")
     parser.add_argument("--quiet", action="store_true", help="no progress display")
@@ -61,6 +78,16 @@ def run(args: argparse.Namespace) -> int:
         fee=args.fee,
         levels=standard_levels(args.level_minutes, antes_from=args.antes_from),
     )
+    if args.scheduled:
+        config = replace(
+            config,
+            kind=Kind.SCHEDULED,
+            max_entries=args.players * (1 + args.reentries),
+            late_registration_levels=args.late_levels,
+            reentries=args.reentries,
+        )
+    elif args.late_levels or args.reentries:
+        raise InvalidConfig("--late-levels and --reentries need --scheduled")
     err = Console(stderr=True)
     show = not (args.quiet or args.json)
     with Progress(
@@ -76,18 +103,27 @@ def run(args: argparse.Namespace) -> int:
         task = bar.add_task("players out", total=args.players - 1, info="")
 
         def progress(t: Tournament, now: float) -> None:
-            out = args.players - t.alive_count
+            entries = len(t.entries)
+            bar.update(task, total=entries - 1)
+            out = entries - t.alive_count
             level = t.config.levels[t.level_at(now)]
             info = (
                 f"{len(t.tables)} tables · level {t.level_at(now) + 1} "
                 f"({level.small_blind}/{level.big_blind}) · {t.hands_played} hands"
             )
-            bar.update(task, completed=min(out, args.players - 1), info=info)
+            bar.update(task, completed=min(out, entries - 1), info=info)
 
         policy: Policy = simple_policy
         if args.bots:
             policy = BotPolicy([k.strip() for k in args.bots.split(",") if k.strip()], seed=seed)
-        result = simulate(config, args.players, seed=seed, policy=policy, progress=progress)
+        result = simulate(
+            config,
+            args.players,
+            seed=seed,
+            policy=policy,
+            progress=progress,
+            reentry_chance=args.reentry_chance if args.reentries else 0.0,
+        )
     t = result.tournament
     summary = result.summary() | {
         "seed": seed,
@@ -97,15 +133,18 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(summary | {"results": t.results()}, indent=2))
         return 0
+    entries = len(t.entries)
+    kind = "scheduled" if args.scheduled else "sit & go"
     print(
-        f"{args.players} players, {args.structure}, seed {seed}: {result.hands} hands, "
+        f"{args.players} players ({entries} entries, {kind}), {args.structure}, seed {seed}: "
+        f"{result.hands} hands, "
         f"{result.moves} table moves, {t.hand_for_hand_rounds} hand-for-hand rounds, "
         f"{result.simulated_seconds / 3600:.1f} simulated hours, "
         f"{result.machine_seconds:.2f} s of machine time"
     )
     print(
-        f"prize pool {t.prize_pool} ({args.players} x {args.buy_in}), "
-        f"fees {t.fees} ({args.players} x {args.fee}), {len(t.prizes)} places paid"
+        f"prize pool {t.prize_pool} ({entries} x {args.buy_in}), "
+        f"fees {t.fees} ({entries} x {args.fee}), {len(t.prizes)} places paid"
     )
     table = Table(title="Standings")
     table.add_column("place", justify="right")

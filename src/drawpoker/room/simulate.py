@@ -174,8 +174,12 @@ def simulate(
     progress: Progress | None = None,
     check: bool = True,
     max_rounds: int = 1_000_000,
+    reentry_chance: float = 0.0,
 ) -> SimulationResult:
-    """Register ``players`` bots, run the tournament to its end and check invariants."""
+    """Register ``players`` bots, run the tournament to its end and check invariants.
+
+    With late registration and re-entries configured, a busted bot re-enters with
+    ``reentry_chance`` after each round while registration is open."""
     seed_bytes = seed.encode() if isinstance(seed, str) else seed
     started = time.perf_counter()
     rng = random.Random(hashlib.sha256(b"sim:" + seed_bytes).digest())
@@ -230,6 +234,8 @@ def simulate(
                     last_bb[entry] = posted
         now += longest
         t.tick(now)
+        if reentry_chance and t.registration_open:
+            _reenter(t, now, rng, reentry_chance)
         if check:
             _check_round(t, len(t.entries) * config.starting_stack, result)
         if progress is not None:
@@ -238,6 +244,17 @@ def simulate(
     result.simulated_seconds = now
     result.machine_seconds = time.perf_counter() - started
     return result
+
+
+def _reenter(t: Tournament, now: float, rng: random.Random, chance: float) -> None:
+    by_player: dict[str, list[Any]] = {}
+    for entry in t.entries.values():
+        by_player.setdefault(entry.player, []).append(entry)
+    for player, entries in by_player.items():
+        if any(e.alive for e in entries) or len(entries) > t.config.reentries:
+            continue
+        if len(t.entries) < t.config.max_entries and rng.random() < chance:
+            t.register(player, now)
 
 
 def _check_round(t: Tournament, total_chips: int, result: SimulationResult) -> None:
