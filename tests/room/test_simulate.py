@@ -106,7 +106,7 @@ def test_thousand_player_tournament_under_a_minute() -> None:
 def test_cli_simulate_tournament(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["simulate-tournament", "--players", "12", "--seed", "S", "--quiet"]) == 0
     out = capsys.readouterr().out
-    assert "12 players, no-limit, seed S:" in out
+    assert "12 players (12 entries, sit & go), no-limit, seed S:" in out
     assert "table moves" in out
     assert "payouts by place: 1: " in out
     assert "Standings" in out
