@@ -501,3 +501,33 @@ def test_snapshot_hides_other_players_cards() -> None:
     assert cards[2] is None
     assert cards[3] is None
     assert snap["next_seq"] == t.next_seq
+
+
+def test_failed_commands_change_nothing() -> None:
+    t = seated(1, 2)
+    t.sit_out(2)
+    t.seats[2].stack = 0  # as if busted
+    before = t.to_dict()
+    with pytest.raises(BuyInOutOfRange):
+        t.sit_in(2, post=True)
+    with pytest.raises(BuyInOutOfRange):
+        t.top_up(1, 101)
+    with pytest.raises(BuyInOutOfRange):
+        t.top_up(1, "5")  # type: ignore[arg-type]
+    with pytest.raises(NotSeated):
+        t.sit_out(6)
+    assert t.to_dict() == before
+
+
+def test_disconnecting_does_not_restart_the_clock() -> None:
+    t = seated(1, 2, 3)
+    t.start_hand(0.0, seed=seed(1))
+    first = t.to_act
+    assert first is not None
+    assert t.deadline == 20.0
+    t.disconnect(first, 15.0)
+    assert t.deadline == 20.0
+    t.reconnect(first, 16.0)
+    assert t.deadline == 20.0
+    assert t.tick(20.0) != []
+    assert t.to_act != first

@@ -251,10 +251,9 @@ class CashTable:
 
         A player with no chips left must bring at least the minimum buy-in."""
         s = self._seat(seat)
-        after = s.stack + s.pending_top_up + amount
         if type(amount) is not int or amount < 1:
             raise BuyInOutOfRange(f"seat {seat}: a top-up is a positive number of chips")
-        if after > self.config.max_buy_in:
+        if s.stack + s.pending_top_up + amount > self.config.max_buy_in:
             room = self.config.max_buy_in - s.stack - s.pending_top_up
             raise BuyInOutOfRange(
                 f"seat {seat}: may add at most {max(room, 0)} chips "
@@ -270,13 +269,13 @@ class CashTable:
         s.stack += amount
         return self._emit(ToppedUp, seat=seat, amount=amount, stack=s.stack)
 
-    def leave(self, seat: int) -> list[Event]:
+    def leave(self, seat: int, now: float | None = None) -> list[Event]:
         """Stand up; the chips go back (``PlayerLeft.chips``). During a hand the player
         leaves when it ends (if dealt in, they check or fold at their turn)."""
         s = self._seat(seat)
         if self._running is not None:
             s.pending_leave = True
-            return self._auto_act() if self._in_current_hand(seat) else []
+            return self._auto_act(now) if self._in_current_hand(seat) else []
         chips = s.stack + s.pending_top_up
         del self.seats[seat]
         return self._emit(PlayerLeft, seat=seat, player=s.player, chips=chips)
@@ -295,13 +294,13 @@ class CashTable:
         """Come back. A player who missed blinds posts them (``post=True``: big blind
         live, small blind dead) or waits for the big blind (R9)."""
         s = self._seat(seat)
+        if s.sitting_out and s.stack + s.pending_top_up == 0:
+            raise BuyInOutOfRange(f"seat {seat} has no chips: top up first")
         s.pending_sit_out = ""
         s.post = post
         s.timeouts = 0
         if not s.sitting_out:
             return []
-        if s.stack + s.pending_top_up == 0:
-            raise BuyInOutOfRange(f"seat {seat} has no chips: top up first")
         s.sitting_out = False
         return self._emit(SatIn, seat=seat, post=post)
 
@@ -311,17 +310,13 @@ class CashTable:
             return []
         s.connected = False
         events = self._emit(ConnectionChanged, seat=seat, connected=False)
-        if self.to_act == seat:
-            self._set_deadline(now)
-        return events + self._auto_act()
+        return events + self._auto_act(now)  # policy "clock": the running clock goes on
 
     def reconnect(self, seat: int, now: float) -> list[Event]:
         s = self._seat(seat)
         if s.connected:
             return []
         s.connected = True
-        if self.to_act == seat and self.deadline is not None and self.deadline < now:
-            self._set_deadline(now)
         return self._emit(ConnectionChanged, seat=seat, connected=True)
 
     # ----------------------------------------------------------------- hands
