@@ -88,6 +88,7 @@ def cash_table(
 ROOM = [
     cash_table("desk"),
     cash_table("phone"),
+    cash_table("auto"),
     cash_table("lang", structure="fixed-limit"),
     cash_table("reload", structure="pot-limit"),
     cash_table("shots", seats=8),

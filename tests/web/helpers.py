@@ -16,4 +16,5 @@ def screenshot(page: Any, name: str) -> None:
     """Save ``docs/screenshots/<name>.png`` when ``DRAWPOKER_SCREENSHOTS`` is set."""
     if os.environ.get("DRAWPOKER_SCREENSHOTS"):
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        page.evaluate("window.scrollTo(0, 0)")
         page.screenshot(path=str(SCREENSHOTS / f"{name}.png"))

@@ -6,6 +6,7 @@ Each test has a table of its own (``conftest.ROOM``) with two quick bots.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -96,7 +97,13 @@ def mark_two(page: Any, phone: bool) -> list[str]:
 
 
 def play(
-    page: Any, *, phone: bool, auto_draw: bool = False, seconds: float = 75, shot: str = ""
+    page: Any,
+    *,
+    phone: bool,
+    auto_draw: bool = False,
+    seconds: float = 75,
+    shot: str = "",
+    until: Callable[[Progress], bool] = Progress.done,
 ) -> Progress:
     """Play hands until every step of the story has happened (or time runs out)."""
     progress = Progress()
@@ -105,7 +112,7 @@ def play(
     drew_in: str | None = None
     shot_taken = False
     deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline and not progress.done():
+    while time.monotonic() < deadline and not until(progress):
         felt = page.locator(".felt")
         street = felt.get_attribute("data-street") or ""
         hand = felt.get_attribute("data-hand") or ""
@@ -121,11 +128,8 @@ def play(
                 press(page, "#pre-draw", phone)
                 page.wait_for_selector("#pre-draw:checked")
             continue
-        mid_draw = street == "draw" and marked_in == hand and bool(marked(page))
-        if shot and not shot_taken and mid_draw and auto_draw:
-            screenshot(page, shot)
-            shot_taken = True
-        if page.locator("#discard").count() and not auto_draw:
+        if page.locator("#discard").count():
+            assert not auto_draw, "the held draw should have been carried out at once"
             if marked_in != hand:  # sat down mid-hand: mark now
                 discards = mark_two(page, phone)
                 marked_in = hand
@@ -190,10 +194,22 @@ def test_newcomer_plays_draw_on_a_phone(open_page: Any) -> None:
     join(page, "phone", phone=True)
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= PHONE["width"], f"the page is {width}px wide on a {PHONE['width']}px phone"
-    # The draw pre-action: the marked cards are discarded automatically (R25).
-    progress = play(page, phone=True, auto_draw=True, shot="table-draw-phone")
+    progress = play(page, phone=True, shot="table-draw-phone")
     assert progress.done(), progress
-    assert page.locator("#discard").count() == 0 or progress.discarded
+    assert "discards 2" in page.locator("#log").inner_text()
+
+
+def test_draw_pre_action_discards_the_marked_cards_automatically(open_page: Any) -> None:
+    """R25: ticked during the first round, the marked discard is sent when the turn comes."""
+    page = open_page(DESKTOP)
+    page.wait_for_selector(".trow[data-table]")
+    join(page, "auto", phone=False)
+    progress = play(
+        page, phone=False, auto_draw=True, until=lambda p: p.marked_first_round and p.discarded
+    )
+    assert progress.discarded, progress
+    name = page.locator("#me-name").inner_text()
+    assert f"{name} discards 2" in page.locator("#log").inner_text()
 
 
 def test_language_switch_to_italian(open_page: Any) -> None:

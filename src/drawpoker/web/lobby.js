@@ -91,6 +91,7 @@ export class LobbyView {
         h("span", { class: "c-game" }, `${game} · ${t(`structure.${r.structure}`)}`),
         h("span", { class: "c-stakes" }, r.game === "italian" ? t("lobby.invito", { n: r.stakes }) : r.stakes),
         h("span", { class: "c-players", title: (r.players || []).join(", ") },
+          h("span", { class: "label" }, t("lobby.col.players") + " "),
           t("lobby.players_of", { n: r.seats_taken, of: r.seats_total })),
         h("span", { class: "c-avg_pot" }, h("span", { class: "label" }, t("lobby.col.avg_pot") + " "), chips(r.average_pot)),
         h("span", { class: "c-hands_hour" }, h("span", { class: "label" }, t("lobby.col.hands_hour") + " "), r.hands_per_hour),
