@@ -330,6 +330,20 @@ class CashTable:
             raise NotEnoughPlayers(
                 f"table {self.table_id}: a hand needs 2 or more players able to play (R2)"
             )
+        number = self.hands_played + 1
+        stacks = {seat: self.seats[seat].stack for seat in plan.dealt}
+        # The hand is built first (if the engine refuses it, nothing has changed);
+        # the BlindsMissed events come before its first event.
+        hand = Hand(
+            self.rules,
+            stacks,
+            plan.button,
+            seed=seed if seed is not None else new_seed(),
+            posts=None if self.rules.is_italian else list(plan.posts),
+            carried_pot=self.carried_pot,
+            hand_id=f"{self.table_id}-{number}",
+            first_seq=self.next_seq + len(plan.missed),
+        )
         events: list[Event] = []
         debts_before = {
             seat: (s.owe_big_blind, s.owe_small_blind, s.post) for seat, s in self.seats.items()
@@ -346,19 +360,7 @@ class CashTable:
         self.button = plan.button
         self.last_big_blind = plan.big_blind if not self.rules.is_italian else None
         self.last_sb_position = plan.sb_position if not self.rules.is_italian else None
-        self.hands_played += 1
-        number = self.hands_played
-        stacks = {seat: self.seats[seat].stack for seat in plan.dealt}
-        hand = Hand(
-            self.rules,
-            stacks,
-            plan.button,
-            seed=seed if seed is not None else new_seed(),
-            posts=None if self.rules.is_italian else list(plan.posts),
-            carried_pot=self.carried_pot,
-            hand_id=f"{self.table_id}-{number}",
-            first_seq=self.next_seq,
-        )
+        self.hands_played = number
         self._running = _Running(hand, plan, now, number, stacks, self.carried_pot, debts_before)
         self._last_plan = plan
         self.carried_pot = 0
