@@ -531,3 +531,19 @@ def test_disconnecting_does_not_restart_the_clock() -> None:
     assert t.deadline == 20.0
     assert t.tick(20.0) != []
     assert t.to_act != first
+
+
+def test_antes_only_table_deals_everyone_in_turn() -> None:
+    rules = Rules.online(structure="fixed-limit", small_blind=0, big_blind=0, small_bet=4, antes=1)
+    t = CashTable("antes", TableConfig(rules=rules, min_buy_in=20, max_buy_in=100))
+    for seat in (1, 3, 4):
+        t.sit(f"p{seat}", seat, 50)
+    buttons = []
+    for n in range(4):
+        t.start_hand(float(n), seed=seed(40 + n))
+        assert t.hand is not None
+        buttons.append(t.hand.button)
+        assert [k for _, k, _ in posts(t)] == [PostKind.ANTE] * 3
+        passive(t)
+    assert buttons == [1, 3, 4, 1]
+    assert t.chips() == 150

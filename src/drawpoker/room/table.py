@@ -75,7 +75,7 @@ class TableConfig:
     @classmethod
     def in_big_blinds(cls, rules: Rules, low: int = 20, high: int = 100, **kw: Any) -> TableConfig:
         """Buy-ins from ``low`` to ``high`` big blinds (invitos on Italian tables)."""
-        unit = rules.invito if rules.is_italian else rules.big_blind
+        unit = rules.invito if rules.is_italian else (rules.big_blind or rules.bet_sizes[0])
         return cls(rules=rules, min_buy_in=low * unit, max_buy_in=high * unit, **kw)
 
 
@@ -339,7 +339,7 @@ class CashTable:
             stacks,
             plan.button,
             seed=seed if seed is not None else new_seed(),
-            posts=None if self.rules.is_italian else list(plan.posts),
+            posts=list(plan.posts) if self._blinds else None if self.rules.is_italian else [],
             carried_pot=self.carried_pot,
             hand_id=f"{self.table_id}-{number}",
             first_seq=self.next_seq + len(plan.missed),
@@ -358,8 +358,8 @@ class CashTable:
             s.owe_big_blind = s.owe_small_blind = s.post = False
         self._positions_before = (self.button, self.last_big_blind, self.last_sb_position)
         self.button = plan.button
-        self.last_big_blind = plan.big_blind if not self.rules.is_italian else None
-        self.last_sb_position = plan.sb_position if not self.rules.is_italian else None
+        self.last_big_blind = plan.big_blind if self._blinds else None
+        self.last_sb_position = plan.sb_position if self._blinds else None
         self.hands_played = number
         self._running = _Running(hand, plan, now, number, stacks, self.carried_pot, debts_before)
         self._last_plan = plan
@@ -441,8 +441,8 @@ class CashTable:
             hand_id=hand.hand_id,
             number=running.number,
             button=running.plan.button,
-            small_blind=running.plan.small_blind if not self.rules.is_italian else None,
-            big_blind=running.plan.big_blind if not self.rules.is_italian else None,
+            small_blind=running.plan.small_blind if self._blinds else None,
+            big_blind=running.plan.big_blind if self._blinds else None,
             dealt=tuple((seat, self.seats[seat].player) for seat in running.plan.dealt),
             posts=_posts_of(hand),
             start_stacks=dict(running.start_stacks),
@@ -489,13 +489,11 @@ class CashTable:
             for seat, s in self.seats.items()
             if s.stack > 0 and not s.sitting_out and not s.pending_leave
         }
-        if self.rules.is_italian:
-            return self._plan_italian(candidates)
+        if not self._blinds:
+            return self._plan_rotating(candidates)
         absent = [seat for seat in self.seats if seat not in candidates]
         rules = self.rules
         small, big = rules.small_blind, rules.big_blind
-        if rules.is_fixed_limit and not big:
-            big = rules.bet_sizes[0]
         return plan_blinds(
             rules.max_seats,
             candidates,
@@ -507,8 +505,14 @@ class CashTable:
             big_blind=big,
         )
 
-    def _plan_italian(self, candidates: dict[int, Debt]) -> BlindPlan | None:
-        """R37: no blinds; everyone able to play is dealt in; the deal passes clockwise."""
+    @property
+    def _blinds(self) -> bool:
+        """Blinds, or only antes / invitos (the engine posts those)?"""
+        return not self.rules.is_italian and self.rules.big_blind > 0
+
+    def _plan_rotating(self, candidates: dict[int, Debt]) -> BlindPlan | None:
+        """No blinds (R37, or antes only): everyone able to play is dealt in and the
+        deal passes clockwise."""
         if len(candidates) < 2:
             return None
         if self.button is None:
