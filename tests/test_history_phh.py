@@ -63,6 +63,7 @@ def test_round_trip_single_hands(name: str) -> None:
     assert timeouts > 5
 
 
+@pytest.mark.slow
 def test_round_trip_phhs_thousand_hands() -> None:
     rng = random.Random(1000)
     names = list(RULES)

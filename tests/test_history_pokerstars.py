@@ -17,7 +17,16 @@ import pytest
 from drawpoker.actions import Action, ActionKind
 from drawpoker.deck import Deck
 from drawpoker.hand import Hand
-from drawpoker.history import HandInfo, Tournament, dumps, loads, pokerstars, replay
+from drawpoker.history import (
+    HandInfo,
+    Tournament,
+    dumps,
+    loads,
+    pokerstars,
+    pokerstars_read,
+    replay,
+)
+from drawpoker.history.phh import render
 from drawpoker.rules import Rules
 
 GOLDEN = Path(__file__).parent / "golden" / "histories"
@@ -229,3 +238,33 @@ def test_real_sample_recreated_exactly() -> None:
     private = pokerstars.write(hand, info, viewer=4)
     assert "Seat 1: Player0 (big blind) mucked\n" in private
     assert "6h" not in private
+
+
+ARCHIVED = [s for s in SCENARIOS if s.viewer is None and not s.rules.rake_percent]
+
+
+@pytest.mark.parametrize("scenario", ARCHIVED, ids=[s.name for s in ARCHIVED])
+def test_archive_text_converts_back_to_phh(scenario: Scenario) -> None:
+    """PokerStars archive text -> PHH -> the engine -> the same text."""
+    text = (GOLDEN / scenario.name).with_suffix(".txt").read_text()
+    (record,) = pokerstars_read.read_all(text)
+    again = replay(loads(render(record)))
+    assert again.hand.is_over
+    assert pokerstars.write(again.hand, again.info) == text
+    assert again.hand.result == scenario.hand().result
+
+
+def test_pokerstars_sample_converts_for_pokerkit() -> None:
+    if not SAMPLE.exists():
+        pytest.skip("the shared reference is not here")
+    pokerkit_codes = pytest.importorskip("drawpoker.history.pokerkit_codes")
+    (record,) = pokerstars_read.read_all(SAMPLE.read_text())
+    text = render(record)
+    assert "'d dh p1 ??????????'" in text
+    assert "'p1 sm 6d4d4s6h2s'" in text  # the muck the summary reveals
+    assert "_rake = 1" in text
+    state = pokerkit_codes.play(pokerkit_codes.DrawHandHistory.loads(text))
+    # PokerKit does not know the room's rake percentage: the whole pot goes to Hero.
+    assert list(state.stacks) == [3316 - 240, 803 + 240]
+    with pytest.raises(ValueError, match=r"unknown cards \(\?\?\)"):
+        replay(loads(text))

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from drawpoker.cli import main
-from drawpoker.history import HistoryError, dumps, dumps_all, loads, replay
+from drawpoker.history import HistoryError, dumps, dumps_all, loads, loads_all, pokerstars, replay
 from drawpoker.history.replay import decision_point, outcome
 from drawpoker.history.samples import random_hand
 from drawpoker.rules import Rules
@@ -161,3 +161,16 @@ def test_cli_convert(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None
     view = capsys.readouterr().out
     assert view.count("Dealt to") >= 1
     assert "PokerStars Hand #h0" in view
+
+
+def test_cli_convert_pokerstars_text(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    rng = random.Random(12)
+    hands = [random_hand(PL, rng, hand_id=f"h{i}") for i in range(3)]
+    text = "\n\n".join(pokerstars.write(h) for h in hands)
+    path = tmp_path / "three.txt"
+    path.write_text(text)
+    assert main(["convert", str(path), "--to", "phh", "-o", str(tmp_path / "three.phhs")]) == 0
+    again = [replay(d).hand for d in loads_all((tmp_path / "three.phhs").read_text())]
+    assert [h.result.stacks for h in again] == [h.result.stacks for h in hands]
+    assert main(["convert", str(path), "--to", "pokerstars"]) == 2
+    assert "already PokerStars text" in capsys.readouterr().err

@@ -129,6 +129,8 @@ _CARD_OF = {str(card): card for card in DECK}
 def fast_cards(text: str) -> tuple[Card, ...]:
     """``"AsKd7c"`` -> cards: a dictionary lookup per card, ``parse_cards`` otherwise
     (other spellings, and its precise errors)."""
+    if "?" in text:
+        raise ValueError("unknown cards (??): only a history whose every card is known replays")
     if len(text) % 2 == 0:
         try:
             cards = tuple([_CARD_OF[text[i : i + 2]] for i in range(0, len(text), 2)])
