@@ -22,8 +22,8 @@ def store(store_url: str) -> Store:
 def test_migrations_are_idempotent(store: Store) -> None:
     from drawpoker.server.store import migrate
 
-    assert store.version == 1
-    assert migrate(store.engine) == 1
+    assert store.version == 2
+    assert migrate(store.engine) == 2
 
 
 def test_every_transaction_sums_to_zero(store: Store) -> None:

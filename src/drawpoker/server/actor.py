@@ -1,15 +1,23 @@
 """One asyncio actor per table: it alone owns the table's state.
 
+The table itself is the room layer's ``CashTable`` (seats, buy-ins, blinds and
+the dead button, sit-outs, top-ups, the timeout policy, rake, the Italian
+carried pot); the actor adds what needs I/O and a clock: accounts and the
+ledger, timers (the action clock with a time bank, the draw clock, disconnect
+grace), bots, pre-actions, and the connections watching the table.
+
 Commands (from connections, timers and bots) go through one queue and are
 handled in order. The actor keeps a versioned log of what it sent: each entry
 is public or private to one account, so a reconnecting client gets exactly the
 entries it may see after the version it last saw, or a snapshot.
 
-Money: seat stacks live in the ledger (``stack:<table>:<account>``); they
-change only between hands (buy-in, top-up, cash-out) and in the one database
-transaction that records a finished hand. A hand in progress moves nothing in
-the database, so after a crash the stacks in the ledger are those from before
-the hand: cancelling it returns every wagered chip to its seat.
+Money: seat stacks live in the ledger (``stack:<table>:<account>``, a held
+top-up included). They change at a buy-in, top-up or cash-out, and in the one
+database transaction that records a finished hand; each of those transactions
+also saves the table (``CashTable.to_dict``). A hand in progress moves nothing
+in the database, so after a crash the saved table and the ledger both hold the
+stacks from before the hand: restoring cancels it and every wagered chip is
+back at its seat.
 """
 
 from __future__ import annotations
@@ -28,7 +36,7 @@ from typing import Any, Protocol
 
 from sqlalchemy import Connection, select
 
-from drawpoker.actions import Action, LegalActions
+from drawpoker.actions import Action
 from drawpoker.cards import format_cards, parse_cards
 from drawpoker.deck import commitment, new_seed
 from drawpoker.errors import DrawPokerError, IllegalAction, InvalidAction, InvalidCards
@@ -40,15 +48,20 @@ from drawpoker.events import (
     Event,
     HandEnded,
     HandStarted,
+    PotAwarded,
+    PotCarried,
     Raised,
     Street,
 )
 from drawpoker.hand import Hand
+from drawpoker.room import CashTable, RoomError
+from drawpoker.room import TableConfig as RoomConfig
+from drawpoker.room.events import PlayerLeft, SatOut
 from drawpoker.rules import Rules
 from drawpoker.server import ledger, protocol
 from drawpoker.server.auth import Account
 from drawpoker.server.housebot import HouseBot, Policy
-from drawpoker.server.store import Store, hand_players, hands, seats, tables
+from drawpoker.server.store import Store, accounts, hand_players, hands, seats, tables
 
 log = logging.getLogger("drawpoker.server.actor")
 LOG_SIZE = 4000
@@ -84,6 +97,7 @@ class TableConfig:
     between_hands_s: float = 2.0
     bots: int = 0
     bot_think_s: tuple[float, float] = (0.5, 1.5)
+    bot_kinds: tuple[str, ...] = ("house",)  # names in drawpoker.bots, or "house"
     kind: str = "cash"
 
     def build_rules(self) -> Rules:
@@ -102,8 +116,9 @@ class TableConfig:
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> TableConfig:
         data = dict(data)
-        if "bot_think_s" in data:
-            data["bot_think_s"] = tuple(data["bot_think_s"])
+        for key in ("bot_think_s", "bot_kinds"):
+            if key in data:
+                data[key] = tuple(data[key])
         return cls(**data)
 
 
@@ -118,14 +133,12 @@ class PreAct:
 
 @dataclass(slots=True)
 class SeatState:
+    """What the server keeps about a seat besides the room's ``Seat``."""
+
     seat: int
     account: Account
-    stack: int
     bot: Policy | None = None
     connections: int = 0
-    sitting_out: bool = False
-    leaving: bool = False
-    pending_topup: int = 0
     time_bank: float = 0.0
     pre: PreAct | None = None
     action_ids: deque[str] = field(default_factory=lambda: deque(maxlen=256))
@@ -136,6 +149,17 @@ class SeatState:
 Command = tuple[Callable[..., Awaitable[Any]], tuple[Any, ...], "asyncio.Future[Any] | None"]
 
 
+def make_policy(kind: str, seat: int, rules: Rules) -> Policy:
+    """A bot by name: ``house`` (the server's own) or one of ``drawpoker.bots``."""
+    if kind == "house":
+        return HouseBot()
+    from drawpoker.bots import make_bot
+
+    bot = make_bot(kind, seed=secrets.token_bytes(16))
+    bot.sit(seat, rules)
+    return bot
+
+
 class TableActor:
     def __init__(
         self,
@@ -143,21 +167,16 @@ class TableActor:
         store: Store,
         *,
         on_change: Callable[[], None] | None = None,
-        bot_factory: Callable[[], Policy] = HouseBot,
     ) -> None:
         self.config = config
         self.id = config.id
         self.rules = config.build_rules()
         self.store = store
         self.on_change = on_change or (lambda: None)
-        self.bot_factory = bot_factory
         self.queue: asyncio.Queue[Command] = asyncio.Queue()
+        self.table = CashTable(self.id, self._room_config())
         self.seats: dict[int, SeatState] = {}
-        self.hand: Hand | None = None
         self.hand_accounts: dict[int, int] = {}  # seat -> account id, this hand
-        self.button = 0
-        self.carried = 0  # Italian: chips left on the table
-        self.engine_seq = 1
         self.v = 0
         self.epoch = secrets.token_hex(4)
         self.log: deque[tuple[int, int | None, str]] = deque(maxlen=LOG_SIZE)
@@ -165,30 +184,49 @@ class TableActor:
         self.turn_token = 0
         self.turn_deadline = 0.0
         self.wager_mark = 0
-        self.hand_number = 0
         self.next_hand_at: asyncio.TimerHandle | None = None
         self.timer: asyncio.TimerHandle | None = None
         self.task: asyncio.Task[None] | None = None
         self.recent_hands: deque[tuple[float, int]] = deque(maxlen=200)  # (time, pot)
         self.rng = random.Random()
         self.stopped = False
+        self.restored: list[Event] = []
+        self.hand_events: list[Event] = []  # the current (or last) hand's, for its record
+
+    def _room_config(self) -> RoomConfig:
+        return RoomConfig(
+            rules=self.rules,
+            min_buy_in=self.config.min_buy_in,
+            max_buy_in=self.config.max_buy_in,
+            action_time_s=self.config.action_time_s,
+        )
+
+    @property
+    def hand(self) -> Hand | None:
+        return self.table.hand
 
     # ------------------------------------------------------------ plumbing
 
     async def start(self) -> None:
         await self.store.run(self._load)
-        for _ in range(self.config.bots - sum(1 for s in self.seats.values() if s.bot)):
+        self.task = asyncio.create_task(self._loop(), name=f"table-{self.id}")
+        if self.restored:  # a hand cancelled on restore, leaves applied
+            await self._publish_and_settle(self.restored)
+        bots = sum(1 for s in self.seats.values() if s.bot)
+        for i in range(self.config.bots - bots):
             free = self._free_seat()
             if free is None:
                 break
-            await self._seat_bot(free)
-        self.task = asyncio.create_task(self._loop(), name=f"table-{self.id}")
-        self._schedule_next_hand(0.5)
+            await self._seat_bot(
+                free, self.config.bot_kinds[(bots + i) % len(self.config.bot_kinds)]
+            )
         now = time.monotonic()
         for s in self.seats.values():
             if s.bot is None:  # restored after a restart: nobody is connected yet
                 s.away_since = now
+                self.table.disconnect(s.seat, now)
                 self._later(self.config.disconnect_grace_s, self._grace_over, s.account.id)
+        self._schedule_next_hand(0.5)
 
     async def stop(self) -> None:
         self.stopped = True
@@ -246,7 +284,8 @@ class TableActor:
     def _table_event(self, kind: str, audience: int | None = None, **fields: Any) -> None:
         self._publish(audience, {"type": kind, **fields})
 
-    def _engine_events(self, events: list[Event]) -> None:
+    def _events(self, events: list[Event]) -> None:
+        """Publish the table's events (the engine's and the room's), each to whom may see it."""
         for event in events:
             if event.visible_to == SERVER:
                 continue
@@ -256,20 +295,30 @@ class TableActor:
                 audience = self.hand_accounts.get(event.visible_to, -1)
             if isinstance(event, BetPlaced | Raised | BettingRoundEnded):
                 self.wager_mark += 1
-            self._publish(audience, protocol.event_dict(event))
-        self.engine_seq = events[-1].seq + 1 if events else self.engine_seq
+            if isinstance(event, HandStarted):
+                self.hand_events = []
+            self.hand_events.append(event)
+            payload = protocol.event_dict(event)
+            player = payload.pop("player", None)
+            if player is not None:  # room events name the player by account id
+                payload["name"] = self._name_of(int(player))
+            self._publish(audience, payload)
+
+    def _name_of(self, account_id: int) -> str:
+        for s in self.seats.values():
+            if s.account.id == account_id:
+                return s.account.name
+        return str(account_id)
 
     def snapshot(self, account_id: int | None) -> dict[str, Any]:
-        seat_of = self._seat_of(account_id)
-        viewer = seat_of.seat if seat_of is not None else EVERYONE
+        me = self._seat_of(account_id)
+        viewer = me.seat if me is not None else EVERYONE
         hand = self.hand
         hand_view: dict[str, Any] | None = None
         if hand is not None and not hand.is_over:
-            if viewer != EVERYONE and viewer not in self.hand_accounts:
-                viewer_in_hand = EVERYONE
-            else:
-                viewer_in_hand = viewer
-            hand_view = hand.view(viewer_in_hand)
+            if viewer != EVERYONE and self.hand_accounts.get(viewer) != account_id:
+                viewer = EVERYONE
+            hand_view = hand.view(viewer)
             legal = hand_view.get("legal")
             hand_view["legal"] = protocol.legal_dict(legal) if legal is not None else None
             hand_view["commitment"] = commitment(hand.seed) if hand.seed else ""
@@ -282,24 +331,24 @@ class TableActor:
             "max_seats": self.rules.max_seats,
             "min_buy_in": self.config.min_buy_in,
             "max_buy_in": self.config.max_buy_in,
-            "button": self.button,
-            "carried_pot": self.carried,
-            "you": None if seat_of is None else seat_of.seat,
+            "button": self.table.button,
+            "carried_pot": self.table.carried_pot,
+            "you": None if me is None else me.seat,
             "pre_action": None
-            if seat_of is None or seat_of.pre is None
-            else {"pre": seat_of.pre.kind, "discard": format_cards(seat_of.pre.cards).split()},
-            "seats": [
-                self._seat_public(s) for s in sorted(self.seats.values(), key=lambda s: s.seat)
-            ],
+            if me is None or me.pre is None
+            else {"pre": me.pre.kind, "discard": format_cards(me.pre.cards).split()},
+            "seats": [self._seat_public(s) for s in sorted(self.seats.values(), key=_seat_no)],
             "hand": hand_view,
         }
 
     def _seat_public(self, s: SeatState) -> dict[str, Any]:
+        room_seat = self.table.seats[s.seat]
         return {
             "seat": s.seat,
             "name": s.account.name,
-            "stack": s.stack,
-            "sitting_out": s.sitting_out,
+            "stack": room_seat.stack,
+            "pending_top_up": room_seat.pending_top_up,
+            "sitting_out": room_seat.sitting_out,
             "connected": s.bot is not None or s.connections > 0,
             "bot": s.bot is not None,
             "time_bank": round(s.time_bank, 1),
@@ -309,31 +358,28 @@ class TableActor:
 
     async def watch(self, conn: Conn, since: int | None, epoch: str | None) -> dict[str, Any]:
         account_id = conn.account.id if conn.account else None
-        first = True
-        if conn in self.watchers:
-            first = False
+        first = conn not in self.watchers
         self.watchers[conn] = account_id
         s = self._seat_of(account_id)
         if s is not None and first:
-            s.connections += 1
-            s.away_since = None
+            await self._connected(s)
         oldest = self.log[0][0] if self.log else self.v + 1
         if since is not None and epoch == self.epoch and since <= self.v and since + 1 >= oldest:
             missed = [text for v, aud, text in self.log if v > since and aud in (None, account_id)]
             for text in missed:
                 conn.send(text)
             return {"replayed": len(missed), "v": self.v, "epoch": self.epoch}
+        state = self.snapshot(account_id)
         conn.send(
-            protocol.frame(
-                {
-                    "type": "snapshot",
-                    "table": self.id,
-                    "v": self.v,
-                    "state": self.snapshot(account_id),
-                }
-            )
+            protocol.frame({"type": "snapshot", "table": self.id, "v": self.v, "state": state})
         )
         return {"snapshot": True, "v": self.v, "epoch": self.epoch}
+
+    async def _connected(self, s: SeatState) -> None:
+        s.connections += 1
+        s.away_since = None
+        if s.connections == 1 and s.bot is None:
+            self._events(self.table.reconnect(s.seat, time.monotonic()))
 
     async def unwatch(self, conn: Conn) -> None:
         account_id = self.watchers.pop(conn, None)
@@ -342,6 +388,7 @@ class TableActor:
             s.connections = max(0, s.connections - 1)
             if s.connections == 0:
                 s.away_since = time.monotonic()
+                await self._publish_and_settle(self.table.disconnect(s.seat, s.away_since))
                 self._later(self.config.disconnect_grace_s, self._grace_over, s.account.id)
 
     async def _grace_over(self, account_id: int) -> None:
@@ -349,22 +396,19 @@ class TableActor:
         s = self._seat_of(account_id)
         if s is None or s.connections or s.away_since is None:
             return
-        away = time.monotonic() - s.away_since
-        if away + 0.05 < self.config.disconnect_grace_s:
+        if time.monotonic() - s.away_since + 0.05 < self.config.disconnect_grace_s:
             return
-        if not s.sitting_out:
-            s.sitting_out = True
-            s.out_since = time.monotonic()
-            self._table_event("SatOut", seat=s.seat, reason="disconnected")
-            self.on_change()
+        await self._publish_and_settle(self.table.sit_out(s.seat))
+        s.out_since = time.monotonic()
+        self.on_change()
         self._later(self.config.sit_out_leave_s, self._left_too_long, account_id)
 
     async def _left_too_long(self, account_id: int) -> None:
         s = self._seat_of(account_id)
-        if s is None or s.connections or not s.sitting_out or s.out_since is None:
+        if s is None or s.connections or s.out_since is None:
             return
         if time.monotonic() - s.out_since + 0.05 >= self.config.sit_out_leave_s:
-            await self._request_leave(s)
+            await self._publish_and_settle(self.table.leave(s.seat, time.monotonic()))
 
     # ------------------------------------------------------------ seating
 
@@ -379,43 +423,68 @@ class TableActor:
     def _free_seat(self) -> int | None:
         return next((n for n in range(1, self.rules.max_seats + 1) if n not in self.seats), None)
 
+    def _save(self, conn: Connection, state: str) -> None:
+        """Save the room's table (``state``: ``to_dict`` as JSON, taken in the actor)
+        in the transaction of the money move it belongs to."""
+        conn.execute(tables.update().where(tables.c.id == self.id).values(state=state))
+
     def _load(self, conn: Connection) -> None:
-        """Create the table row, or restore its seats and stacks after a restart."""
-        row = conn.execute(select(tables.c.hand_number).where(tables.c.id == self.id)).first()
+        """Create the table row, or restore the table after a restart: the saved
+        room table (a hand in play is cancelled), checked against the ledger."""
+        row = conn.execute(select(tables.c.state).where(tables.c.id == self.id)).first()
         if row is None:
             conn.execute(
                 tables.insert().values(id=self.id, config=self.config.to_json(), hand_number=0)
             )
         else:
-            self.hand_number = int(row[0])
             conn.execute(
                 tables.update().where(tables.c.id == self.id).values(config=self.config.to_json())
             )
-        self.carried = ledger.balance(conn, ledger.carry(self.id))
-        from drawpoker.server.store import accounts
-
+        if row is not None and row[0]:
+            saved = json.loads(row[0])
+            saved["config"] = CashTable(self.id, self._room_config()).to_dict()["config"]
+            self.table, self.restored = CashTable.from_dict(saved)
         rows = conn.execute(
             select(seats.c.seat, accounts.c.id, accounts.c.name, accounts.c.kind)
             .join(accounts, accounts.c.id == seats.c.account_id)
             .where(seats.c.table_id == self.id)
         ).all()
+        kinds = self.config.bot_kinds
         for seat, account_id, name, kind in rows:
             account = Account(int(account_id), name, kind)
             chips = ledger.balance(conn, ledger.stack(self.id, account.id))
+            room_seat = self.table.seats.get(int(seat))
+            if room_seat is None or room_seat.player != str(account.id):
+                log.error(
+                    "table %s seat %s: not in the saved table; seating from the ledger",
+                    self.id,
+                    seat,
+                )
+                self.table.sit(str(account.id), int(seat), self.config.min_buy_in)
+                room_seat = self.table.seats[int(seat)]
+                room_seat.stack = chips
+            elif room_seat.stack + room_seat.pending_top_up != chips:
+                saved = room_seat.stack + room_seat.pending_top_up
+                log.error("table %s seat %s: saved %s, ledger %s", self.id, seat, saved, chips)
+                room_seat.stack, room_seat.pending_top_up = chips, 0
             self.seats[int(seat)] = SeatState(
                 seat=int(seat),
                 account=account,
-                stack=chips,
-                bot=self.bot_factory() if kind == "bot" else None,
+                bot=make_policy(kinds[int(seat) % len(kinds)], int(seat), self.rules)
+                if kind == "bot"
+                else None,
                 time_bank=self.config.time_bank_s,
-                sitting_out=chips == 0,
             )
+        for seat in list(self.table.seats):
+            if seat not in self.seats:  # the ledger has no such seat: drop it
+                del self.table.seats[seat]
+        self.table.carried_pot = ledger.balance(conn, ledger.carry(self.id))
 
-    async def _seat_bot(self, seat: int) -> None:
+    async def _seat_bot(self, seat: int, kind: str) -> None:
         name = f"bot-{self.id}-{seat}"
         buy_in = self.config.max_buy_in
 
-        def txn(conn: Connection) -> Account:
+        def refill(conn: Connection) -> Account:
             from drawpoker.server.auth import ensure_bot
 
             account = ensure_bot(conn, name)
@@ -424,30 +493,48 @@ class TableActor:
                 ledger.transfer(
                     conn, "bot-refill", ledger.BANK, ledger.player(account.id), buy_in - have
                 )
-            self._buy_in_txn(conn, account.id, seat, buy_in)
             return account
 
-        account = await self.store.run(txn)
-        self.seats[seat] = SeatState(
-            seat=seat,
-            account=account,
-            stack=buy_in,
-            bot=self.bot_factory(),
-            time_bank=self.config.time_bank_s,
-        )
+        account = await self.store.run(refill)
+        s = SeatState(seat, account, bot=make_policy(kind, seat, self.rules))
+        await self._sit(s, buy_in, post=False)
 
-    def _buy_in_txn(self, conn: Connection, account_id: int, seat: int, amount: int) -> None:
-        conn.execute(seats.insert().values(table_id=self.id, seat=seat, account_id=account_id))
-        ledger.transfer(
-            conn,
-            "buy-in",
-            ledger.player(account_id),
-            ledger.stack(self.id, account_id),
-            amount,
-            ref=self.id,
-        )
+    async def _sit(self, s: SeatState, amount: int, *, post: bool) -> None:
+        """Seat a player: the room's table first, then one database transaction with
+        the seat, the chips and the saved table; undone if the transaction fails."""
+        account, seat = s.account, s.seat
+        have = await self.store.run(lambda c: ledger.balance(c, ledger.player(account.id)))
+        if have < amount:
+            raise TableError(
+                "insufficient_funds", f"your balance is {have} chips, {amount} are needed"
+            )
+        try:
+            events = self.table.sit(str(account.id), seat, amount, post=post)
+        except RoomError as error:
+            raise TableError("bad_seat", str(error)) from None
+        state = json.dumps(self.table.to_dict())
 
-    async def sit(self, conn: Conn, seat: int, buy_in: int) -> dict[str, Any]:
+        def txn(c: Connection) -> None:
+            c.execute(seats.insert().values(table_id=self.id, seat=seat, account_id=account.id))
+            ledger.transfer(
+                c, "buy-in", ledger.player(account.id), ledger.stack(self.id, account.id),
+                amount, ref=self.id,
+            )  # fmt: skip
+            self._save(c, state)
+
+        try:
+            await self.store.run(txn)
+        except Exception as error:
+            del self.table.seats[seat]
+            if isinstance(error, ledger.InsufficientFunds):
+                raise TableError("insufficient_funds", str(error)) from None
+            raise
+        s.time_bank = self.config.time_bank_s
+        self.seats[seat] = s
+        self._events(events)
+        self.on_change()
+
+    async def sit(self, conn: Conn, seat: int, buy_in: int, post: bool = True) -> dict[str, Any]:
         account = self._need_account(conn)
         if self._seat_of(account.id) is not None:
             raise TableError("already_seated", "you already have a seat at this table")
@@ -462,24 +549,13 @@ class TableActor:
         lo, hi = self.config.min_buy_in, self.config.max_buy_in
         if not lo <= buy_in <= hi:
             raise TableError("bad_amount", f"the buy-in is {lo} to {hi} chips, not {buy_in}")
-
-        def txn(c: Connection) -> None:
-            self._buy_in_txn(c, account.id, seat, buy_in)
-
-        try:
-            await self.store.run(txn)
-        except ledger.InsufficientFunds as error:
-            raise TableError("insufficient_funds", str(error)) from None
-        s = SeatState(seat=seat, account=account, stack=buy_in, time_bank=self.config.time_bank_s)
-        s.connections = sum(1 for a in self.watchers.values() if a == account.id)
+        s = SeatState(seat, account)
+        await self._sit(s, buy_in, post=post)
         if conn not in self.watchers:
             await self.watch(conn, None, None)
-            s.connections = 1
-        self.seats[seat] = s
-        self._table_event("SeatTaken", seat=seat, name=account.name, stack=buy_in)
-        self.on_change()
-        if self.hand is None:
-            self._schedule_next_hand(self.config.between_hands_s)
+        else:
+            await self._connected(s)
+        self._schedule_next_hand(self.config.between_hands_s)
         return {"seat": seat, "stack": buy_in}
 
     def _need_account(self, conn: Conn) -> Account:
@@ -494,109 +570,102 @@ class TableActor:
         return s
 
     def _in_hand(self, s: SeatState) -> bool:
+        hand = self.hand
         return (
-            self.hand is not None
-            and not self.hand.is_over
-            and self.hand_accounts.get(s.seat) == s.account.id
+            hand is not None and not hand.is_over and self.hand_accounts.get(s.seat) == s.account.id
         )
 
     async def top_up(self, conn: Conn, amount: int) -> dict[str, Any]:
         s = self._need_seat(conn)
-        room = self.config.max_buy_in - s.stack - s.pending_topup
-        if amount > room:
-            raise TableError(
-                "bad_amount",
-                f"you may add at most {max(room, 0)} chips "
-                f"(the maximum stack is {self.config.max_buy_in})",
-            )
-        if self._in_hand(s):
-            # Checked now, moved after the hand (R9: between hands only).
-            have = await self.store.run(lambda c: ledger.balance(c, ledger.player(s.account.id)))
-            if have < amount + s.pending_topup:
-                raise TableError(
-                    "insufficient_funds", f"your balance is {have} chips, {amount} are needed"
-                )
-            s.pending_topup += amount
-            return {"pending": s.pending_topup}
-        await self._move_topup(s, amount)
-        return {"stack": s.stack}
+        await self._top_up(s, amount)
+        return {
+            "stack": self.table.seats[s.seat].stack,
+            "pending": self.table.seats[s.seat].pending_top_up,
+        }
 
-    async def _move_topup(self, s: SeatState, amount: int) -> None:
-        try:
-            await self.store.run(
-                lambda c: ledger.transfer(
-                    c,
-                    "top-up",
-                    ledger.player(s.account.id),
-                    ledger.stack(self.id, s.account.id),
-                    amount,
-                    ref=self.id,
-                )
+    async def _top_up(self, s: SeatState, amount: int) -> None:
+        """Chips from the balance to the seat (held until the hand ends during a hand)."""
+        room_seat = self.table.seats[s.seat]
+        account_id = s.account.id
+        have = await self.store.run(lambda c: ledger.balance(c, ledger.player(account_id)))
+        if have < amount:
+            raise TableError(
+                "insufficient_funds", f"your balance is {have} chips, {amount} are needed"
             )
-        except ledger.InsufficientFunds as error:
-            raise TableError("insufficient_funds", str(error)) from None
-        s.stack += amount
-        if s.sitting_out and s.out_since is None:
-            s.sitting_out = False  # busted players come back when they top up
-        self._table_event("ToppedUp", seat=s.seat, amount=amount, stack=s.stack)
-        if self.hand is None:
-            self._schedule_next_hand(self.config.between_hands_s)
+        before = (room_seat.stack, room_seat.pending_top_up)
+        try:
+            events = self.table.top_up(s.seat, amount)
+        except RoomError as error:
+            raise TableError("bad_amount", str(error)) from None
+        state = json.dumps(self.table.to_dict())
+
+        def txn(c: Connection) -> None:
+            ledger.transfer(
+                c, "top-up", ledger.player(account_id), ledger.stack(self.id, account_id),
+                amount, ref=self.id,
+            )  # fmt: skip
+            self._save(c, state)
+
+        try:
+            await self.store.run(txn)
+        except Exception as error:
+            room_seat.stack, room_seat.pending_top_up = before
+            if isinstance(error, ledger.InsufficientFunds):
+                raise TableError("insufficient_funds", str(error)) from None
+            raise
+        self._events(events)
+        self._schedule_next_hand(self.config.between_hands_s)
 
     async def sit_out(self, conn: Conn) -> dict[str, Any]:
         s = self._need_seat(conn)
-        if not s.sitting_out:
-            s.sitting_out = True
-            s.out_since = time.monotonic()
-            self._table_event("SatOut", seat=s.seat, reason="asked")
-            self.on_change()
+        await self._publish_and_settle(self.table.sit_out(s.seat))
+        s.out_since = time.monotonic()
+        self.on_change()
         return {}
 
-    async def sit_in(self, conn: Conn) -> dict[str, Any]:
+    async def sit_in(self, conn: Conn, post: bool = True) -> dict[str, Any]:
         s = self._need_seat(conn)
-        if s.stack == 0:
-            raise TableError("no_chips", "top up before sitting in")
-        if s.sitting_out:
-            s.sitting_out = False
-            s.out_since = None
-            self._table_event("SatIn", seat=s.seat)
-            self.on_change()
-            if self.hand is None:
-                self._schedule_next_hand(self.config.between_hands_s)
+        try:
+            events = self.table.sit_in(s.seat, post=post)
+        except RoomError as error:
+            raise TableError("no_chips", str(error)) from None
+        s.out_since = None
+        await self._publish_and_settle(events)
+        self.on_change()
+        self._schedule_next_hand(self.config.between_hands_s)
         return {}
 
     async def leave(self, conn: Conn) -> dict[str, Any]:
         s = self._need_seat(conn)
-        return await self._request_leave(s)
+        s.pre = None
+        in_hand = self._in_hand(s)
+        await self._publish_and_settle(self.table.leave(s.seat, time.monotonic()))
+        return {"leaving": True} if in_hand else {"left": True}
 
-    async def _request_leave(self, s: SeatState) -> dict[str, Any]:
-        if self._in_hand(s):
-            s.leaving = True
-            s.pre = None
-            if self.hand is not None and self.hand.to_act == s.seat:
-                await self._act_now(s.seat, self._fold_or_check(s.seat))
-            return {"leaving": True}
-        await self._cash_out(s)
-        return {"left": True}
-
-    async def _cash_out(self, s: SeatState) -> None:
-        amount = s.stack
+    async def _cash_out(self, seat: int, chips: int) -> None:
+        s = self.seats.pop(seat)
         account_id = s.account.id
+        state = json.dumps(self.table.to_dict())
 
         def txn(c: Connection) -> None:
-            c.execute(seats.delete().where(seats.c.table_id == self.id, seats.c.seat == s.seat))
-            if amount:
-                ledger.transfer(
-                    c,
-                    "cash-out",
-                    ledger.stack(self.id, account_id),
-                    ledger.player(account_id),
-                    amount,
-                    ref=self.id,
+            c.execute(seats.delete().where(seats.c.table_id == self.id, seats.c.seat == seat))
+            have = ledger.balance(c, ledger.stack(self.id, account_id))
+            if have != chips:
+                log.error(
+                    "table %s: %s leaves with %s, the ledger holds %s",
+                    self.id,
+                    s.account.name,
+                    chips,
+                    have,
                 )
+            if have:
+                ledger.transfer(
+                    c, "cash-out", ledger.stack(self.id, account_id), ledger.player(account_id),
+                    have, ref=self.id,
+                )  # fmt: skip
+            self._save(c, state)
 
         await self.store.run(txn)
-        del self.seats[s.seat]
-        self._table_event("SeatLeft", seat=s.seat, name=s.account.name, cashed_out=amount)
         self.on_change()
 
     async def chat(self, conn: Conn, text: str) -> dict[str, Any]:
@@ -607,88 +676,77 @@ class TableActor:
     # ------------------------------------------------------------ hands
 
     def _schedule_next_hand(self, delay: float) -> None:
-        if self.next_hand_at is not None or self.stopped:
+        if self.next_hand_at is not None or self.stopped or self.table.in_hand:
             return
         self.next_hand_at = self._later(delay, self._start_hand)
 
-    def _eligible(self) -> list[SeatState]:
-        return [
-            s for s in self.seats.values() if not s.sitting_out and not s.leaving and s.stack > 0
-        ]
-
     async def _start_hand(self) -> None:
         self.next_hand_at = None
-        if self.hand is not None and not self.hand.is_over:
+        if not self.table.can_start():
             return
-        players = self._eligible()
-        if len(players) < 2:
-            self.hand = None
-            return
-        n = self.rules.max_seats
-        taken = sorted(s.seat for s in players)
-        self.button = next((x for x in taken if x > self.button), taken[0]) if taken else 1
-        self.hand_number += 1
-        hand_id = f"{self.id}-{self.hand_number}"
         seed = new_seed()
-        stacks = {s.seat: s.stack for s in players}
-        self.hand_accounts = {s.seat: s.account.id for s in players}
-        record = {str(s.seat): [s.account.id, s.stack] for s in players}
-        number = self.hand_number
+        events = self.table.start_hand(time.monotonic(), seed=seed)
+        state = json.dumps(self.table.to_dict())
+        started = next(e for e in events if isinstance(e, HandStarted))
+        dealt = dict(started.stacks)
+        self.hand_accounts = {seat: self.seats[seat].account.id for seat in dealt}
+        players = {str(seat): [self.hand_accounts[seat], stack] for seat, stack in dealt.items()}
+        hand_id = started.hand_id
 
         def txn(c: Connection) -> None:
-            c.execute(tables.update().where(tables.c.id == self.id).values(hand_number=number))
             c.execute(
                 hands.insert().values(
                     id=hand_id,
                     table_id=self.id,
                     status="running",
                     started_at=time.time(),
-                    players=json.dumps(record),
+                    players=json.dumps(players),
                     commitment=commitment(seed),
                     seed=seed.hex(),
                     pot=0,
                     rake=0,
                 )
             )
+            self._save(c, state)
 
         await self.store.run(txn)
-        for s in players:
+        for s in self.seats.values():
             s.pre = None
-        assert 1 <= self.button <= n
-        self.hand = Hand(
-            self.rules,
-            stacks,
-            self.button,
-            seed=seed,
-            carried_pot=self.carried,
-            hand_id=hand_id,
-            first_seq=self.engine_seq,
-        )
-        self._engine_events(self.hand.events)
-        self.on_change()
+        await self._publish_and_settle(events)
+
+    async def _publish_and_settle(self, events: list[Event]) -> None:
+        """Publish the events, then what follows from them: record a finished hand
+        (ledger and history), cash out who left, rebuy busted bots, and start the
+        next turn or the next hand."""
+        self._events(events)
+        for event in events:
+            if isinstance(event, HandEnded):
+                await self._record_hand(event)
+            elif isinstance(event, PlayerLeft):
+                await self._cash_out(event.seat, event.chips)
+            elif isinstance(event, SatOut) and event.reason == "busted":
+                s = self.seats.get(event.seat)
+                if s is not None and s.bot is not None:
+                    await self._bot_rebuy(s)
         await self._next_turn()
 
     async def _next_turn(self) -> None:
-        """After every change: finish the hand, or start the next player's turn."""
-        hand = self.hand
-        while hand is not None and not hand.is_over:
-            seat = hand.to_act
-            assert seat is not None
-            s = self.seats[seat]
+        """Carry out pre-actions, then start the clock for the player to act (or
+        schedule the next hand)."""
+        while True:
+            hand = self.hand
+            if hand is None or hand.is_over:
+                if self.timer:
+                    self.timer.cancel()
+                self._schedule_next_hand(self.config.between_hands_s)
+                return
+            legal = hand.legal_actions()
+            assert legal is not None
+            s = self.seats[legal.seat]
             pre = self._pre_action_for(s, hand)
-            if pre is None and s.leaving:
-                pre = self._fold_or_check(seat)
             if pre is None:
                 break
-            self._apply(pre)
-        if hand is None:
-            return
-        if hand.is_over:
-            await self._finish_hand()
-            return
-        legal = hand.legal_actions()
-        assert legal is not None
-        s = self.seats[legal.seat]
+            await self._publish_and_settle_once(self.table.act(pre, time.monotonic()))
         self.turn_token += 1
         clock = float(self.rules.draw_time_s) if legal.draw else self.config.action_time_s
         self.turn_deadline = time.monotonic() + clock
@@ -705,13 +763,18 @@ class TableActor:
             lo, hi = self.config.bot_think_s
             self._later(self.rng.uniform(lo, hi), self._bot_turn, self.turn_token)
 
-    def _fold_or_check(self, seat: int) -> Action:
-        legal = self.hand.legal_actions() if self.hand else None
-        if legal is not None and legal.draw:
-            return Action.stand_pat(seat)
-        if legal is not None and legal.fold:
-            return Action.fold(seat)
-        return Action.check(seat)
+    async def _publish_and_settle_once(self, events: list[Event]) -> None:
+        """As ``_publish_and_settle`` without starting the next turn (the caller loops)."""
+        self._events(events)
+        for event in events:
+            if isinstance(event, HandEnded):
+                await self._record_hand(event)
+            elif isinstance(event, PlayerLeft):
+                await self._cash_out(event.seat, event.chips)
+            elif isinstance(event, SatOut) and event.reason == "busted":
+                s = self.seats.get(event.seat)
+                if s is not None and s.bot is not None:
+                    await self._bot_rebuy(s)
 
     def _pre_action_for(self, s: SeatState, hand: Hand) -> Action | None:
         pre = s.pre
@@ -721,12 +784,11 @@ class TableActor:
         assert legal is not None
         chosen: Action | None = None
         if pre.kind == "draw":
-            if legal.draw:
-                s.pre = None
-                if all(c in legal.hand for c in pre.cards):
-                    chosen = Action.draw(s.seat, pre.cards)
-            else:
+            if not legal.draw:
                 return None  # waits for the draw
+            s.pre = None
+            if all(c in legal.hand for c in pre.cards):
+                chosen = Action.draw(s.seat, pre.cards)
         else:
             if legal.draw:
                 return None  # betting pre-actions wait for a betting turn
@@ -744,15 +806,6 @@ class TableActor:
             )
         return chosen
 
-    def _apply(self, action: Action) -> None:
-        assert self.hand is not None
-        events = self.hand.act(action)
-        self._engine_events(events)
-
-    async def _act_now(self, seat: int, action: Action) -> None:
-        self._apply(action)
-        await self._next_turn()
-
     async def _clock_ran_out(self, token: int) -> None:
         hand = self.hand
         if token != self.turn_token or hand is None or hand.is_over:
@@ -768,7 +821,8 @@ class TableActor:
             self.timer = self._later(spend, self._clock_ran_out, self.turn_token)
             self._table_event("TimeBank", seat=seat, seconds=round(spend, 1), hand_id=hand.hand_id)
             return
-        await self._act_now(seat, Action.timeout(seat))
+        s.pre = None
+        await self._publish_and_settle(self.table.timeout(seat, time.monotonic()))
 
     async def _bot_turn(self, token: int) -> None:
         hand = self.hand
@@ -782,30 +836,32 @@ class TableActor:
         try:
             action = s.bot.decide(hand.view(legal.seat), legal, hand.events_for(legal.seat))
             hand.validate(action)
-        except (DrawPokerError, ValueError):
-            action = self._fold_or_check(legal.seat)
-        await self._act_now(legal.seat, action)
+        except (DrawPokerError, ValueError, KeyError, IndexError):
+            log.exception("table %s: bot at seat %s failed; it checks or folds", self.id, s.seat)
+            action = Action.timeout(legal.seat)
+        await self._publish_and_settle(self.table.act(action, time.monotonic()))
 
-    async def _finish_hand(self) -> None:
-        hand = self.hand
-        assert hand is not None
-        if self.timer:
-            self.timer.cancel()
-        result = hand.result
-        start = {p.seat: p.start for p in hand.players}
+    async def _record_hand(self, ended: HandEnded) -> None:
+        """One database transaction: the hand's chip moves, its history, the saved table."""
+        record = self.table.last_record
+        assert record is not None
+        hand_events = self.hand_events
+        state = json.dumps(self.table.to_dict())
         entries: list[tuple[str, int]] = []
         for seat, account_id in self.hand_accounts.items():
-            delta = result.stacks[seat] - start[seat]
-            entries.append((ledger.stack(self.id, account_id), delta))
-        if result.rake:
-            entries.append((ledger.RAKE, result.rake))
-        carry_delta = result.carried_pot - self.carried
+            entries.append((ledger.stack(self.id, account_id), record.net[seat]))
+        if record.rake:
+            entries.append((ledger.RAKE, record.rake))
+        carry_delta = record.carried_out - record.carried_in
         if carry_delta:
             entries.append((ledger.carry(self.id), carry_delta))
-        history = json.dumps([[e.visible_to, protocol.event_dict(e)] for e in hand.events])
-        pot = sum(amount for amount, _ in result.pots) + result.rake
-        hand_id = hand.hand_id
-        accounts = dict(self.hand_accounts)
+        history = json.dumps([[e.visible_to, protocol.event_dict(e)] for e in hand_events])
+        pot = record.rake + sum(
+            e.amount for e in hand_events if isinstance(e, PotAwarded | PotCarried)
+        )
+        hand_id = record.hand_id
+        accounts_in = dict(self.hand_accounts)
+        net = dict(record.net)
 
         def txn(c: Connection) -> None:
             ledger.post(c, "hand", entries, ref=hand_id)
@@ -817,66 +873,40 @@ class TableActor:
                     ended_at=time.time(),
                     history=history,
                     pot=pot,
-                    rake=result.rake,
+                    rake=record.rake,
                 )
             )
             c.execute(
                 hand_players.insert(),
                 [
-                    {"hand_id": hand_id, "account_id": a, "net": result.net[seat]}
-                    for seat, a in accounts.items()
+                    {"hand_id": hand_id, "account_id": a, "net": net[seat]}
+                    for seat, a in accounts_in.items()
                 ],
             )
+            self._save(c, state)
 
         await self.store.run(txn)
-        for seat, chips in result.stacks.items():
-            self.seats[seat].stack = chips
-        self.carried = result.carried_pot
         self.recent_hands.append((time.monotonic(), pot))
-        self.hand = None
-        for s in list(self.seats.values()):
+        for s in self.seats.values():
             s.pre = None
-            if s.leaving:
-                await self._cash_out(s)
-                continue
-            if s.pending_topup:
-                amount, s.pending_topup = s.pending_topup, 0
-                try:
-                    await self._move_topup(s, amount)
-                except TableError as error:
-                    self._table_event("TopUpFailed", audience=s.account.id, message=str(error))
-            if s.stack == 0:
-                if s.bot is not None:
-                    await self._bot_rebuy(s)
-                elif not s.sitting_out:
-                    s.sitting_out = True
-                    self._table_event("SatOut", seat=s.seat, reason="no chips")
             s.time_bank = min(self.config.time_bank_s, s.time_bank + 2.0)
         self.on_change()
-        self._schedule_next_hand(self.config.between_hands_s)
+        _ = ended
 
     async def _bot_rebuy(self, s: SeatState) -> None:
         amount = self.config.max_buy_in
         account_id = s.account.id
 
-        def txn(c: Connection) -> None:
+        def refill(c: Connection) -> None:
             have = ledger.balance(c, ledger.player(account_id))
             if have < amount:
                 ledger.transfer(
                     c, "bot-refill", ledger.BANK, ledger.player(account_id), amount - have
                 )
-            ledger.transfer(
-                c,
-                "top-up",
-                ledger.player(account_id),
-                ledger.stack(self.id, account_id),
-                amount,
-                ref=self.id,
-            )
 
-        await self.store.run(txn)
-        s.stack = amount
-        self._table_event("ToppedUp", seat=s.seat, amount=amount, stack=s.stack)
+        await self.store.run(refill)
+        await self._top_up(s, amount)
+        self._events(self.table.sit_in(s.seat, post=False))
 
     # ----------------------------------------------------------- actions
 
@@ -922,7 +952,7 @@ class TableActor:
             raise TableError("illegal_action", str(error)) from None
         s.action_ids.append(action_id)
         s.pre = None
-        await self._act_now(s.seat, action)
+        await self._publish_and_settle(self.table.act(action, time.monotonic()))
         return {"action_id": action_id}
 
     async def pre_action(self, conn: Conn, msg: protocol.PreAction) -> dict[str, Any]:
@@ -966,33 +996,35 @@ class TableActor:
         now = time.monotonic()
         last_hour = [(t, pot) for t, pot in self.recent_hands if t > now - 3600]
         pots = [pot for _, pot in list(self.recent_hands)[-50:]]
+        blinds = f"{rules.small_blind}/{rules.big_blind}"
+        stakes = f"{rules.invito}" if rules.is_italian else blinds
         return {
             "id": self.id,
             "name": self.config.name,
             "kind": self.config.kind,
             "game": "italian" if rules.is_italian else "draw",
             "structure": str(rules.structure),
-            "stakes": f"{rules.invito}"
-            if rules.is_italian
-            else f"{rules.small_blind}/{rules.big_blind}",
+            "stakes": stakes,
             "description": rules.summary(),
             "seats_taken": len(self.seats),
             "seats_total": rules.max_seats,
             "min_buy_in": self.config.min_buy_in,
             "max_buy_in": self.config.max_buy_in,
             "average_pot": sum(pots) // len(pots) if pots else 0,
-            "hands_per_hour": len(last_hour)
-            if last_hour and now - last_hour[0][0] > 600
-            else _rate(last_hour, now),
-            "players": [s.account.name for s in sorted(self.seats.values(), key=lambda s: s.seat)],
+            "hands_per_hour": _rate(last_hour, now),
+            "players": [s.account.name for s in sorted(self.seats.values(), key=_seat_no)],
         }
 
 
+def _seat_no(s: SeatState) -> int:
+    return s.seat
+
+
 def _rate(samples: list[tuple[float, int]], now: float) -> int:
-    """Hands per hour extrapolated from under ten minutes of play."""
+    """Hands per hour over the last hour (extrapolated over the first minutes)."""
     if len(samples) < 2:
         return 0
-    span = max(now - samples[0][0], 60.0)
+    span = min(max(now - samples[0][0], 60.0), 3600.0)
     return int(len(samples) * 3600 / span)
 
 
@@ -1027,6 +1059,3 @@ def cancel_unfinished(conn: Connection) -> list[dict[str, Any]]:
         )
         cancelled.append({"hand_id": hand_id, "stacks": returned})
     return cancelled
-
-
-_ = (HandEnded, HandStarted, LegalActions)

@@ -212,13 +212,13 @@ async def _handle(room: Room, conn: Client, text: str) -> None:
         call, args = actor.unwatch, (conn,)
     elif isinstance(msg, protocol.Sit):
         conn.tables.add(actor.id)
-        call, args = actor.sit, (conn, msg.seat, msg.buy_in)
+        call, args = actor.sit, (conn, msg.seat, msg.buy_in, msg.post)
     elif isinstance(msg, protocol.TopUp):
         call, args = actor.top_up, (conn, msg.amount)
     elif isinstance(msg, protocol.SitOut):
         call, args = actor.sit_out, (conn,)
     elif isinstance(msg, protocol.SitIn):
-        call, args = actor.sit_in, (conn,)
+        call, args = actor.sit_in, (conn, msg.post)
     elif isinstance(msg, protocol.Leave):
         call, args = actor.leave, (conn,)
     elif isinstance(msg, protocol.Act):

@@ -16,6 +16,7 @@ from pydantic import (
     BaseModel,
     ConfigDict,
     Field,
+    StrictBool,
     StrictInt,
     StrictStr,
     TypeAdapter,
@@ -74,6 +75,7 @@ class Sit(_Msg):
     table: TableId
     seat: Annotated[StrictInt, Field(ge=1, le=8)]
     buy_in: Chips
+    post: StrictBool = True  # post a big blind to play at once (R9), or wait for it
 
 
 class TopUp(_Msg):
@@ -90,6 +92,7 @@ class SitOut(_Msg):
 class SitIn(_Msg):
     type: Literal["sit_in"]
     table: TableId
+    post: StrictBool = True  # post missed blinds now (R9), or wait for the big blind
 
 
 class Leave(_Msg):

@@ -31,7 +31,9 @@ from sqlalchemy import (
     UniqueConstraint,
     create_engine,
     event,
+    inspect,
     select,
+    text,
 )
 
 T = TypeVar("T")
@@ -103,6 +105,7 @@ tables = Table(
     Column("id", String(32), primary_key=True),
     Column("config", Text, nullable=False),  # JSON
     Column("hand_number", Integer, nullable=False, default=0),
+    Column("state", Text),  # the room's CashTable.to_dict() as JSON (migration 2)
 )
 
 seats = Table(
@@ -145,8 +148,15 @@ def _v1(conn: Connection) -> None:
     metadata.create_all(conn)
 
 
+def _v2(conn: Connection) -> None:
+    """The saved room table (a database made by version 1 lacks the column)."""
+    columns = {c["name"] for c in inspect(conn).get_columns("tables")}
+    if "state" not in columns:
+        conn.execute(text("ALTER TABLE tables ADD COLUMN state TEXT"))
+
+
 # Migrations in order; each runs once inside a transaction.
-MIGRATIONS: tuple[Callable[[Connection], None], ...] = (_v1,)
+MIGRATIONS: tuple[Callable[[Connection], None], ...] = (_v1, _v2)
 
 
 def migrate(engine: Engine) -> int:
