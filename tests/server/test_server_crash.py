@@ -132,7 +132,10 @@ async def _play_until_mid_hand(
         reply = await h.request({"type": "sit", "table": t, "seat": HUMAN_SEAT, "buy_in": 300})
         assert reply["type"] == "ok", reply
     stop = asyncio.Event()
-    tasks = [asyncio.create_task(play(h, t, stop, {})) for t, h in zip(TABLES, humans, strict=True)]
+    tasks = [
+        asyncio.create_task(play(h, t, stop, {}, max_call=8))
+        for t, h in zip(TABLES, humans, strict=True)
+    ]
     for t in TABLES:
         await spectator.wait(
             lambda f, t=t: (

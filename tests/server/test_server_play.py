@@ -20,8 +20,15 @@ from .privacy import check_frames
 pytestmark = pytest.mark.slow
 
 
-async def play(client: Client, table_id: str, stop: asyncio.Event, skip: dict[str, int]) -> None:
-    """Act on every ``Legal`` for me: draw five, else check, else call; once each
+async def play(
+    client: Client,
+    table_id: str,
+    stop: asyncio.Event,
+    skip: dict[str, int],
+    max_call: int | None = None,
+) -> None:
+    """Act on every ``Legal`` for me: draw five, else check, else call (fold above
+    ``max_call``); once each
     ``skip`` kind ("bet", "draw") of hand number n, do nothing (the clock runs out)."""
     done: set[tuple[str, int]] = set()
     streets: set[tuple[str, str]] = set()
@@ -55,6 +62,8 @@ async def play(client: Client, table_id: str, stop: asyncio.Event, skip: dict[st
                 await client.send({"type": "draw", **base, "discard": legal["hand"]})
             elif legal["check"]:
                 await client.send({"type": "act", **base, "action": "check"})
+            elif max_call is not None and legal["call"] > max_call:
+                await client.send({"type": "act", **base, "action": "fold"})
             else:
                 await client.send({"type": "act", **base, "action": "call"})
 

@@ -10,6 +10,10 @@ from typing import Any
 from drawpoker.server import protocol
 from drawpoker.server.actor import Conn, TableActor, TableConfig
 
+# drawpoker.bots by name; the shark (up to ~25 ms a decision) is left out of the
+# default room so that bots never hold a table actor's event loop for long.
+BOT_KINDS = ("tag", "calling-station", "random")
+
 
 def default_room() -> list[TableConfig]:
     """Cash tables of each structure at two stakes, 6-max and 8-max, online and
@@ -36,6 +40,7 @@ def default_room() -> list[TableConfig]:
                         min_buy_in=20 * bb,
                         max_buy_in=100 * bb,
                         bots=2 if seats == 6 else 3,
+                        bot_kinds=BOT_KINDS,
                     )
                 )
     for invito in (10, 50):
@@ -54,6 +59,7 @@ def default_room() -> list[TableConfig]:
                     min_buy_in=20 * invito,
                     max_buy_in=100 * invito,
                     bots=2 if seats == 6 else 3,
+                    bot_kinds=BOT_KINDS,
                 )
             )
     return configs
