@@ -245,12 +245,16 @@ def test_hand_for_hand_on_the_bubble() -> None:
             seen_hfh = True
             alive_before = len(t.alive)
             first, *others = ready
-            for table_id in ready:
-                t.start_hand(table_id, now, seed=seed(7 * n + table_id))
+            t.start_hand(first, now, seed=seed(7 * n))  # one table deals before the others
             play_hand(t, first, now, rng)
-            assert first not in t.ready_tables()  # waits for the others
+            assert first not in t.ready_tables()  # and waits until they have played
             for table_id in others:
-                play_hand(t, table_id, now, rng)
+                if table_id in t.ready_tables():
+                    t.start_hand(table_id, now, seed=seed(7 * n + table_id))
+            for table_id in others:
+                if table_id in t.tables:
+                    play_hand(t, table_id, now, rng)
+            assert t._hfh_round is None  # the round is over
             out = alive_before - len(t.alive)
             groups = {e.eliminated for e in t.entries.values() if e.eliminated}
             if out:

@@ -208,7 +208,8 @@ class Tournament:
         self._placed = 0  # entries given a place
         self._unplaced: list[list[tuple[int, int]]] = []  # groups of (entry, start stack)
         self._pending_busts: list[tuple[int, int]] = []  # hand-for-hand round so far
-        self._hfh_started: set[int] = set()
+        self._hfh_started: set[int] = set()  # tables that dealt this round
+        self._hfh_round: set[int] | None = None  # tables yet to finish this round's hand
         self._next_table = 1
         self._entry_seq = 0
         self.last_summary: HandSummary | None = None
@@ -385,11 +386,16 @@ class Tournament:
         if self.status is not Status.RUNNING:
             return []
         hfh = self.hand_for_hand
+        rnd = self._hfh_round
         out = []
         for table in self.tables.values():
             if table.hand is not None or len(table.seats) < 2:
                 continue
-            if hfh and table.table_id in self._hfh_started:
+            if (
+                hfh
+                and rnd is not None
+                and (table.table_id in self._hfh_started or table.table_id not in rnd)
+            ):
                 continue  # hand-for-hand: wait for every table to finish this round
             out.append(table.table_id)
         return out
@@ -431,8 +437,9 @@ class Tournament:
         table.hands_played += 1
         table.start_stacks = {e: self.entries[e].stack for e in table.seats.values()}
         if self.hand_for_hand:
-            if not self._hfh_started:
+            if self._hfh_round is None:  # a round: every table able to play deals once
                 self.hand_for_hand_rounds += 1
+                self._hfh_round = {t for t, s in self.tables.items() if len(s.seats) >= 2}
             self._hfh_started.add(table_id)
         hand = Hand(
             rules,
@@ -501,18 +508,33 @@ class Tournament:
         )
         start = table.start_stacks
         table.hand = None
-        if self.hand_for_hand or self._hfh_started:
+        if self._hfh_round is not None:  # busted in this hand-for-hand round: together
             self._pending_busts += [(e, start[e]) for e in busted]
-            if all(self.tables[t].hand is None for t in self._hfh_started if t in self.tables):
-                self._hfh_started.clear()
-                group, self._pending_busts = self._pending_busts, []
-                self._eliminate(group)
+            self._hfh_round.discard(table.table_id)
         else:
             self._eliminate([(e, start[e]) for e in busted])
         self.balance(now)
+        self._end_hfh_round_if_done()
         self._maybe_finish()
         if self.status is Status.RUNNING:
             self._announce(now)
+
+    def _end_hfh_round_if_done(self) -> None:
+        """The round is over when every table in it has played its hand (or was
+        broken, or has too few players left to deal)."""
+        rnd = self._hfh_round
+        if rnd is None:
+            return
+        for t in list(rnd):
+            table = self.tables.get(t)
+            if table is None or (t not in self._hfh_started and len(table.seats) < 2):
+                rnd.discard(t)
+        if rnd:
+            return
+        self._hfh_round = None
+        self._hfh_started.clear()
+        group, self._pending_busts = self._pending_busts, []
+        self._eliminate(group)
 
     # ------------------------------------------------------------ eliminations
 
@@ -783,6 +805,7 @@ class Tournament:
             "unplaced": [[list(item) for item in group] for group in self._unplaced],
             "pending_busts": [list(item) for item in self._pending_busts],
             "hfh_started": sorted(self._hfh_started),
+            "hfh_round": None if self._hfh_round is None else sorted(self._hfh_round),
             "next_table": self._next_table,
             "entry_seq": self._entry_seq,
             "rng": _rng_state(self._rng),
@@ -856,6 +879,7 @@ class Tournament:
         t._unplaced = [[(a, b) for a, b in group] for group in data["unplaced"]]
         t._pending_busts = [(a, b) for a, b in data["pending_busts"]]
         t._hfh_started = set(data["hfh_started"]) - set(events)
+        t._hfh_round = None if data["hfh_round"] is None else set(data["hfh_round"])
         t._next_table = data["next_table"]
         t._entry_seq = data["entry_seq"]
         t._rng.setstate(_rng_from(data["rng"]))
