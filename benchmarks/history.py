@@ -80,7 +80,7 @@ def main() -> None:
         out = []
         for data in loads_all(text):
             hand = replay(data).hand
-            out.append([hand.result.stacks[p.seat] for p in hand.players])
+            out.append([p.stack for p in hand.players])
         return out
 
     def pokerkit_read() -> list[list[int] | None]:

@@ -241,7 +241,7 @@ def replay(
     if final is not None:
         if not hand.is_over:
             raise HistoryError(f"{where}: the actions stop before the end of the hand")
-        got = [hand.result.stacks[s] for s in seats]
+        got = [p.stack for p in hand.players]
         if list(final) != got:
             raise HistoryError(
                 f"{where}: finishing_stacks says {list(final)}, the replay ends with {got}"
@@ -303,7 +303,7 @@ def _step(
         source = "the seed" if hand.seed is not None else "the deck"
         if dealing:
             have = hand.players[k - 1].original
-            if sorted(cards) != sorted(have):
+            if cards != have and sorted(cards) != sorted(have):
                 raise ValueError(_disagree(source, k, have, cards))
             return True
         due = owed.get(k, [])
