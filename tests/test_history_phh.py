@@ -179,3 +179,30 @@ def test_stacked_deck_replay_of_a_reshuffle() -> None:
     text = dumps(hand)
     assert "# reshuffle" in text
     assert dumps(replay(loads(text)).hand) == text
+
+
+def test_explicit_posts_round_trip() -> None:
+    """Posts the room chose (a returning player's dead small blind with the big blind,
+    a dead button) travel in ``_posts`` and replay the same."""
+    from drawpoker.actions import Action
+    from drawpoker.events import PostKind
+    from drawpoker.history import pokerstars
+
+    rules = Rules.online(structure="no-limit", antes=1)
+    posts = [(3, PostKind.SMALL_BLIND, 1), (4, PostKind.BIG_BLIND, 2)]
+    posts += [(6, PostKind.BIG_BLIND, 2), (6, PostKind.DEAD_SMALL_BLIND, 1)]
+    hand = Hand(rules, {1: 80, 3: 90, 4: 100, 6: 70}, 2, posts=posts, seed=bytes(32))
+    while not hand.is_over:
+        legal = hand.legal_actions()
+        assert legal is not None
+        hand.act(Action.stand_pat(legal.seat) if legal.draw else Action.call(legal.seat)
+                 if legal.call else Action.check(legal.seat))  # fmt: skip
+    text = dumps(hand)
+    data = loads(text)
+    assert data["_posts"] == [[3, "small blind", 1], [4, "big blind", 2], [6, "big blind", 2],
+                              [6, "dead small blind", 1]]  # fmt: skip
+    assert data["antes"] == [1, 1, 2, 1]  # seats 3, 4, 6, 1: antes and the dead blind
+    again = replay(data)
+    assert again.hand.result == hand.result
+    assert dumps(again.hand) == text
+    assert "posts small & big blinds 3" in pokerstars.write(hand)
