@@ -218,6 +218,7 @@ def test_hands_at_tables_and_chips_conserved() -> None:
         for table_id in ready:
             if table_id in t.tables:
                 play_hand(t, table_id, now + 30, rng)
+                assert t.chips_in_play() == total  # players may move into busy tables
         assert t.chips_in_play() == total
         sizes = [len(table.seats) for table in t.tables.values()]
         assert max(sizes) - min(sizes) <= 1

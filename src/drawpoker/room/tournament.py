@@ -717,10 +717,13 @@ class Tournament:
         total = 0
         for table in self.tables.values():
             hand = table.hand
-            for seat, entry_id in table.seats.items():
-                total += hand.stack(seat) if hand is not None else self.entries[entry_id].stack
-            if hand is not None:
-                total += hand.pot_total
+            if hand is None or table.plan is None:
+                total += sum(self.entries[e].stack for e in table.seats.values())
+                continue
+            dealt = set(table.plan.dealt)
+            for seat, entry_id in table.seats.items():  # a player moved in waits
+                total += hand.stack(seat) if seat in dealt else self.entries[entry_id].stack
+            total += hand.pot_total
         seated = {e for t in self.tables.values() for e in t.seats.values()}
         total += sum(e.stack for e in self.entries.values() if e.entry_id not in seated)
         return total
