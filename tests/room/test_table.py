@@ -9,7 +9,7 @@ import pytest
 
 from drawpoker.actions import Action
 from drawpoker.errors import IllegalAction, InvalidConfig
-from drawpoker.events import HandStarted, Posted, PostKind, PotCarried
+from drawpoker.events import BettingRoundEnded, HandStarted, PostKind, PotCarried
 from drawpoker.room.errors import (
     BuyInOutOfRange,
     HandInProgress,
@@ -45,8 +45,7 @@ def seated(*seats: int, stack: int = 100, rules: Rules = RULES) -> CashTable:
 
 
 def posts(t: CashTable) -> list[tuple[int, PostKind, int]]:
-    assert t.hand is not None
-    return [(e.seat, e.kind, e.amount) for e in t.hand.events if isinstance(e, Posted)]
+    return t.posted
 
 
 def test_config_buy_in_range_in_big_blinds() -> None:
@@ -197,8 +196,11 @@ def test_returning_player_posts_missed_blinds() -> None:
     hand = t.hand
     assert hand is not None
     assert hand.player(4).wager == 2  # the big blind is live, the small blind dead
-    assert hand.player(4).committed == 3
-    passive(t)
+    assert hand.player(4).stack == t.seats[4].stack - 3  # the seat keeps its start stack
+    assert hand.pot_total == 1 + 2 + 2 + 1
+    events = passive(t)  # everyone calls 2 and checks: the dead chip stays in the pot
+    ended = next(e for e in events if isinstance(e, BettingRoundEnded))
+    assert ended.pot == 2 * len(t.plan.dealt) + 1  # type: ignore[union-attr]
     assert not t.seats[4].owe_big_blind
 
 
