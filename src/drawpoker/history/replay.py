@@ -249,25 +249,28 @@ def replay(
     return Replayed(hand, info, data)
 
 
+_SIMPLE_MAKERS = {
+    "f": Action.fold,
+    "x": Action.check,
+    "c": Action.call,
+    "sd": Action.stand_pat,
+    "t": Action.timeout,
+}
+# Actions are immutable: one of each kind per seat serves every hand.
+_SIMPLE = {
+    (seat, verb): make(seat) for seat in range(1, 9) for verb, make in _SIMPLE_MAKERS.items()
+}
+
+
 class _Player:
-    """Per-hand lookups: ``p3`` -> index, seat, and the actions that never change."""
+    """Per-hand lookups: ``p3`` -> index and seat; the actions that never change."""
 
     __slots__ = ("by_label", "seats", "simple")
 
     def __init__(self, seats: list[int]) -> None:
         self.seats = seats
         self.by_label = {f"p{k}": k for k in range(1, len(seats) + 1)}
-        self.simple = {
-            (seat, verb): action
-            for seat in seats
-            for verb, action in (
-                ("f", Action.fold(seat)),
-                ("x", Action.check(seat)),
-                ("c", Action.call(seat)),
-                ("sd", Action.stand_pat(seat)),
-                ("t", Action.timeout(seat)),
-            )
-        }
+        self.simple = _SIMPLE
 
     def k(self, token: str) -> int:
         k = self.by_label.get(token)
