@@ -89,6 +89,7 @@ ROOM = [
     cash_table("desk"),
     cash_table("phone"),
     cash_table("auto"),
+    cash_table("history"),
     cash_table("lang", structure="fixed-limit"),
     cash_table("reload", structure="pot-limit"),
     cash_table("shots", seats=8),

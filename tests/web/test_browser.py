@@ -10,6 +10,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
 from .helpers import DESKTOP, PHONE, screenshot
 
 
@@ -80,17 +82,23 @@ class Progress:
         return self.marked_first_round and self.discarded and self.bet and self.showdown
 
 
-def mark_two(page: Any, phone: bool) -> list[str]:
-    """Mark two cards; the first is tapped three times: marked, unmarked, marked."""
+def mark_two(page: Any, phone: bool) -> list[str] | None:
+    """Mark two cards; the first is tapped three times: marked, unmarked, marked.
+
+    None if the hand ended meanwhile (everybody folded to us): marking is over.
+    """
     first = '#my-hand .card[data-index="0"]'
-    press(page, first, phone)
-    page.wait_for_selector(f'{first}[aria-pressed="true"]')
-    press(page, first, phone)
-    page.wait_for_selector(f'{first}[aria-pressed="false"]')
-    press(page, first, phone)
-    page.wait_for_selector(f'{first}[aria-pressed="true"]')
-    press(page, '#my-hand .card[data-index="3"]', phone)
-    page.wait_for_selector('#my-hand .card[data-index="3"][aria-pressed="true"]')
+    fourth = '#my-hand .card[data-index="3"]'
+    for selector, state in ((first, "true"), (first, "false"), (first, "true"), (fourth, "true")):
+        if page.locator(f"{selector}:not([disabled])").count() == 0:
+            return None
+        press(page, selector, phone)
+        try:
+            page.wait_for_selector(f'{selector}[aria-pressed="{state}"]', timeout=3000)
+        except PlaywrightTimeout:
+            if page.locator(f"{selector}:not([disabled])").count() == 0:
+                return None
+            raise
     chosen = marked(page)
     assert len(chosen) == 2
     return chosen
@@ -121,8 +129,11 @@ def play(
         cards = my_cards(page)
         enabled = page.locator("#my-hand .card:not([disabled])").count()
         if street == "pre-draw" and hand != marked_in and len(cards) == 5 and enabled == 5:
-            discards = mark_two(page, phone)
+            chosen = mark_two(page, phone)
             marked_in = hand
+            if chosen is None:
+                continue
+            discards = chosen
             progress.marked_first_round = True
             if auto_draw:
                 press(page, "#pre-draw", phone)
@@ -130,8 +141,8 @@ def play(
             continue
         if page.locator("#discard").count():
             assert not auto_draw, "the held draw should have been carried out at once"
-            if marked_in != hand:  # sat down mid-hand: mark now
-                discards = mark_two(page, phone)
+            if marked_in != hand:  # no chance to mark in the first round: mark now
+                discards = mark_two(page, phone) or []
                 marked_in = hand
             assert page.locator("#discard").inner_text() == "Discard 2 Cards"
             if shot and not shot_taken:
@@ -184,6 +195,39 @@ def test_newcomer_plays_draw_on_desktop(open_page: Any) -> None:
     log = page.locator("#log").inner_text()
     assert "discards 2" in log
     assert " shows " in log
+    replay_a_hand(page)
+
+
+def replay_a_hand(page: Any) -> None:
+    """My hands: open the latest, step back and forth, download it, verify the deal."""
+    page.click("#nav-history")
+    page.locator("#hand-list .hand-link").first.click()
+    page.wait_for_selector("#replay-step")
+    total = int(page.locator("#replay-step").inner_text().split(" of ")[1])
+    assert total > 10
+    page.click("#replay-start")
+    assert page.locator("#replay-step").inner_text() == f"Step 0 of {total}"
+    assert page.locator(".replay-felt .seat:not(.empty)").count() >= 2
+    for _ in range(3):
+        page.click("#replay-forward")
+    assert page.locator("#replay-step").inner_text() == f"Step 3 of {total}"
+    page.click("#replay-back")
+    assert page.locator("#replay-step").inner_text() == f"Step 2 of {total}"
+    page.keyboard.press("ArrowRight")
+    assert page.locator("#replay-step").inner_text() == f"Step 3 of {total}"
+    page.click("#replay-end")
+    assert page.locator(".replay-felt .winner").count() >= 1
+    for link in ("#download-ps", "#download-phh"):
+        href = page.locator(link).get_attribute("href")
+        response = page.request.get(page.url.split("#")[0].rstrip("/") + href)
+        assert response.ok, link
+        assert response.text()
+    page.click("#verify")
+    verdict = page.locator("#verdict")
+    verdict.locator(".ok").nth(1).wait_for()
+    assert "equals the commitment" in verdict.inner_text()
+    assert "deals exactly" in verdict.inner_text()
+    screenshot(page, "replay-desktop")
 
 
 def test_newcomer_plays_draw_on_a_phone(open_page: Any) -> None:
@@ -255,6 +299,7 @@ def test_reload_mid_hand_restores_the_table(open_page: Any) -> None:
     page.wait_for_selector('.felt[data-street="pre-draw"] ~ #my-hand .card:not([disabled])')
     hand = page.locator(".felt").get_attribute("data-hand")
     chosen = mark_two(page, phone=False)
+    assert chosen is not None
     cards = my_cards(page)
     name = page.locator(".seat.me .seat-name").inner_text()
     page.reload()

@@ -117,7 +117,8 @@ def _load(c: Connection, hand_id: str, account_id: int) -> tuple[Hand, HandInfo,
     if status != "finished":
         raise HandMissing(409, f"the hand is {status}: nothing to download")
     ids = list(seat_of)
-    names = dict(c.execute(select(accounts.c.id, accounts.c.name).where(accounts.c.id.in_(ids))))
+    rows = c.execute(select(accounts.c.id, accounts.c.name).where(accounts.c.id.in_(ids)))
+    names = {int(i): str(n) for i, n in rows}
     events = [e for _, e in json.loads(history_json)]
     hand = rebuild(json.loads(config_json), players, events, bytes.fromhex(seed_hex))
     info = HandInfo(

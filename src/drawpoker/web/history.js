@@ -123,20 +123,18 @@ export class HandView {
       el.append(h("p", { class: "error" }, this.error));
       return;
     }
-    const table = replayTo(this.events, this.step, this.me);
-    for (const seat of Object.keys(table.seats)) {
-      table.seats[seat].name = Number(seat) === this.me ? t("replay.you") : t("seat.number", { n: seat });
-    }
+    const nameOf = (seat) => (seat === this.me ? t("replay.you", { n: seat }) : t("seat.number", { n: seat }));
+    const table = replayTo(this.events, this.step, this.me, nameOf);
     table.maxSeats = Math.max(2, ...Object.keys(table.seats).map(Number));
     const felt = h("div", { class: "felt replay-felt", role: "region", "aria-label": t("replay.table") });
     renderFelt(felt, table, { replay: true });
     const total = this.events.length;
     const controls = h("div", { class: "replay-controls", role: "group", "aria-label": t("replay.controls") },
-      h("button", { class: "btn", id: "replay-start", onclick: () => this.go(0), "aria-label": t("replay.start") }, "⏮"),
+      h("button", { class: "btn", id: "replay-start", onclick: () => this.go(0), "aria-label": t("replay.start") }, "«"),
       h("button", { class: "btn", id: "replay-back", onclick: () => this.go(this.step - 1), "aria-label": t("replay.back") }, "◀"),
       h("span", { class: "replay-step", id: "replay-step" }, t("replay.step", { n: this.step, of: total })),
       h("button", { class: "btn", id: "replay-forward", onclick: () => this.go(this.step + 1), "aria-label": t("replay.forward") }, "▶"),
-      h("button", { class: "btn", id: "replay-end", onclick: () => this.go(total), "aria-label": t("replay.end") }, "⏭"));
+      h("button", { class: "btn", id: "replay-end", onclick: () => this.go(total), "aria-label": t("replay.end") }, "»"));
     const current = this.step > 0 ? this.events[this.step - 1] : null;
     const lines = table.log;
     const tools = h("div", { class: "replay-tools" },

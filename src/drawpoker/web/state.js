@@ -402,7 +402,7 @@ export function pots(hand) {
 }
 
 /** Rebuild a finished hand's table from its events, up to ``step`` events. */
-export function replayTo(events, step, me) {
+export function replayTo(events, step, me, nameOf = (seat) => `#${seat}`) {
   const started = events.find((e) => e.type === "HandStarted");
   const table = fromSnapshot(
     {
@@ -414,7 +414,7 @@ export function replayTo(events, step, me) {
   );
   if (started) {
     for (const [seat, stack] of started.stacks) {
-      table.seats[seat] = { seat, name: "", stack, sitting_out: false, connected: true, bot: false };
+      table.seats[seat] = { seat, name: nameOf(seat), stack, sitting_out: false, connected: true, bot: false };
     }
   }
   for (const e of events.slice(0, step)) apply(table, e);
