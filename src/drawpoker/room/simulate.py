@@ -115,6 +115,13 @@ class BotPolicy:
         action: Action = bot.decide(hand.view(legal.seat), legal, hand.events_for(legal.seat))
         return action
 
+    def observe(self, hand: Hand, players: dict[int, str]) -> None:
+        """At the end of a hand, each bot dealt in sees what its seat may see."""
+        for p in hand.players:
+            bot = self._bots.get(players.get(p.seat, ""))
+            if bot is not None:
+                bot.observe(hand.events_for(p.seat))
+
 
 @dataclass(slots=True)
 class SimulationResult:
@@ -222,6 +229,9 @@ def simulate(
                 action = policy(hand, legal, rng, names[legal.seat])
                 t.act(table_id, action, now + action_seconds * actions)
             longest = max(longest, hand_seconds + action_seconds * actions)
+            observe = getattr(policy, "observe", None)
+            if observe is not None:
+                observe(hand, names)
             summary = t.last_summary
             assert summary is not None
             result.hands += 1
