@@ -80,6 +80,19 @@ def test_decision_point_in_the_middle() -> None:
     assert (point["legal"]["min_to"], point["legal"]["max_to"]) == (12, 7 + 17 + 6)
     assert point["stub"] == 52 - 20
     assert point["pot"] == 1 + 2 + 7 + 7
+    assert point["pots"] == []  # nothing formed before the first round ends
+
+
+def test_decision_point_with_side_pots() -> None:
+    text = history("p3 cbr 7", "p4 cbr 24", "p1 cc", "p2 cc").replace(
+        "starting_stacks = [200, 200, 200, 200]", "starting_stacks = [200, 200, 7, 200]"
+    )
+    point = decision_point(replay(loads(text)).hand)
+    assert point["street"] == "draw"
+    assert point["pots"] == [
+        {"amount": 28, "eligible": [1, 2, 3, 4]},
+        {"amount": 51, "eligible": [1, 2, 4]},
+    ]
 
 
 def test_every_prefix_replays_to_the_same_state() -> None:

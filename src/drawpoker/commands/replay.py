@@ -74,6 +74,11 @@ def _text(report: dict[str, Any]) -> list[str]:
             f"  {_who(row)}: stack {row['stack']}, this round {row['wager']}, "
             f"in the pot {row['committed']}{state}"
         )
+    if len(report["pots"]) > 1:
+        for k, pot in enumerate(report["pots"]):
+            label = "main pot" if k == 0 else f"side pot {k}"
+            seats = ", ".join(str(seat) for seat in pot["eligible"])
+            lines.append(f"  {label} {pot['amount']} (seats {seats})")
     if "to_act" in report:
         to_act = report["to_act"]
         lines.append(

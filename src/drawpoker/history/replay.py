@@ -28,6 +28,7 @@ from drawpoker.history.phh import (
     TIMEOUT_NOTE,
     HistoryError,
 )
+from drawpoker.pots import build_pots
 from drawpoker.rules import Preset, Rules, Structure
 
 _RULE_OF = {
@@ -444,10 +445,20 @@ def decision_point(hand: Hand) -> dict[str, Any]:
         }
         for p in hand.players
     ]
+    players = hand.players
+    # The pots formed so far: chips of finished rounds (this round's wagers are per seat).
+    pots = build_pots(
+        [p.committed - p.wager for p in players], [not p.folded for p in players], hand.carried_in
+    )
     out: dict[str, Any] = {
         "over": False,
         "street": str(hand.street),
         "pot": hand.pot_total,
+        "pots": [
+            {"amount": pot.amount, "eligible": [players[i].seat for i in pot.eligible]}
+            for pot in pots
+            if pot.amount
+        ],
         "stub": len(hand.deck),
         "seats": seat_rows,
     }
