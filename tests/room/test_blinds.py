@@ -236,6 +236,7 @@ def test_positions_stay_in_order_as_players_come_and_go(n: int, changes: list[se
         prev = p
 
 
+@settings(deadline=None)
 @given(n=st.integers(3, 8), data=st.data())
 def test_big_blind_goes_round_every_player_once(n: int, data: st.DataObject) -> None:
     seats = sorted(data.draw(st.sets(st.integers(1, n), min_size=2)))

@@ -6,7 +6,7 @@ import itertools
 from fractions import Fraction
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from drawpoker.room.payouts import paid_places, payout_table, share
@@ -41,6 +41,7 @@ def test_large_field_shape() -> None:
     assert prizes[-1] >= 150  # at least a buy-in and a half back for a min-cash
 
 
+@settings(deadline=None)
 @given(st.integers(1, 3000), st.integers(0, 10**9))
 def test_prizes_sum_exactly_and_never_increase(entries: int, pool: int) -> None:
     prizes = payout_table(entries, pool)
@@ -50,6 +51,7 @@ def test_prizes_sum_exactly_and_never_increase(entries: int, pool: int) -> None:
     assert all(a >= b for a, b in itertools.pairwise(prizes))
 
 
+@settings(deadline=None)
 @given(
     st.lists(st.integers(0, 10**6), min_size=1, max_size=20).map(sorted).map(lambda p: p[::-1]),
     st.data(),
