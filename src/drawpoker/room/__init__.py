@@ -14,7 +14,10 @@ from drawpoker.room.errors import (
     SeatTaken,
     TournamentError,
 )
+from drawpoker.room.payouts import paid_places, payout_table
+from drawpoker.room.structure import Level, standard_levels
 from drawpoker.room.table import CashTable, DisconnectPolicy, HandRecord, Seat, TableConfig
+from drawpoker.room.tournament import Entry, Kind, Status, Tournament, TournamentConfig
 
 __all__ = [
     "BlindPlan",
@@ -22,14 +25,23 @@ __all__ = [
     "CashTable",
     "Debt",
     "DisconnectPolicy",
+    "Entry",
     "HandInProgress",
     "HandRecord",
+    "Kind",
+    "Level",
     "NotEnoughPlayers",
     "NotSeated",
     "RoomError",
     "Seat",
     "SeatTaken",
+    "Status",
     "TableConfig",
+    "Tournament",
+    "TournamentConfig",
     "TournamentError",
+    "paid_places",
+    "payout_table",
     "plan_blinds",
+    "standard_levels",
 ]

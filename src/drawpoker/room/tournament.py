@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import hashlib
 import random
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from fractions import Fraction
@@ -56,7 +55,7 @@ from drawpoker.room.events import (
     TournamentFinished,
     TournamentStarted,
 )
-from drawpoker.room.payouts import paid_places, payout_table, share
+from drawpoker.room.payouts import payout_table, share
 from drawpoker.room.structure import Level, level_index, rules_for, standard_levels
 from drawpoker.rules import Structure
 
@@ -931,12 +930,3 @@ def _rng_from(data: list[Any]) -> tuple[Any, ...]:
 _ACTION_EVENTS = frozenset(
     {"Folded", "Checked", "Called", "BetPlaced", "Raised", "StoodPat", "Discarded", "TimedOut"}
 )
-
-
-def paid_for(entries: int, paid_fraction: Fraction = Fraction(15, 100)) -> int:
-    """Re-exported for callers: how many places a field of ``entries`` pays."""
-    return paid_places(entries, paid_fraction)
-
-
-def entries_of(tournament: Tournament, player: str) -> Sequence[Entry]:
-    return [e for e in tournament.entries.values() if e.player == player]
