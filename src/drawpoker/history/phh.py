@@ -106,8 +106,23 @@ def _int_list(values: list[int]) -> str:
     return f"[{', '.join(map(str, values))}]"
 
 
-@lru_cache(maxsize=64)
 def rules_table(rules: Rules) -> str:
+    """Cached by identity: hashing a ``Rules`` costs more than looking it up."""
+    hit = _TABLES.get(id(rules))
+    if hit is not None and hit[0] is rules:
+        return hit[1]
+    text = _rules_table(rules)
+    if len(_TABLES) > 256:
+        _TABLES.clear()
+    _TABLES[id(rules)] = (rules, text)
+    return text
+
+
+_TABLES: dict[int, tuple[Rules, str]] = {}
+
+
+@lru_cache(maxsize=64)
+def _rules_table(rules: Rules) -> str:
     """``{max_seats = 8, rake_percent = '5'}``: the options that differ from the preset's
     defaults (``Rules.online()`` or ``Rules.italian()``, RULES.md); ``{}`` when none do."""
     base = Rules.italian() if rules.is_italian else Rules.online()
@@ -366,10 +381,20 @@ class Record:
 _NO_INFO = HandInfo()
 
 
-@lru_cache(maxsize=256)
 def _default_kinds(rules: Rules, n: int, button_index: int) -> tuple[tuple[int, PostKind], ...]:
     """``default_posts`` by player index (cached: tables post the same way every hand)."""
-    return tuple(default_posts(rules, list(range(n)), button_index))
+    key = (id(rules), n, button_index)
+    hit = _KINDS_CACHE.get(key)
+    if hit is not None and hit[0] is rules:
+        return hit[1]
+    kinds = tuple(default_posts(rules, list(range(n)), button_index))
+    if len(_KINDS_CACHE) > 1024:
+        _KINDS_CACHE.clear()
+    _KINDS_CACHE[key] = (rules, kinds)
+    return kinds
+
+
+_KINDS_CACHE: dict[tuple[int, int, int], tuple[Rules, tuple[tuple[int, PostKind], ...]]] = {}
 
 
 def record(hand: Hand, info: HandInfo | None = None) -> Record:
