@@ -90,6 +90,7 @@ ROOM = [
     cash_table("phone"),
     cash_table("auto"),
     cash_table("history"),
+    cash_table("controls"),
     cash_table("lang", structure="fixed-limit"),
     cash_table("reload", structure="pot-limit"),
     cash_table("shots", seats=8),

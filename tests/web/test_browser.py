@@ -309,3 +309,54 @@ def test_reload_mid_hand_restores_the_table(open_page: Any) -> None:
     assert sorted(marked(page)) == sorted(chosen)
     assert page.locator(".seat.me .seat-name").inner_text() == name
     assert page.locator(".felt .seat:not(.empty)").count() == 3
+
+
+def test_keyboard_chat_top_up_sit_out_and_leave(open_page: Any) -> None:
+    page = open_page(DESKTOP)
+    page.wait_for_selector(".trow[data-table]")
+    press(page, '.trow[data-table="controls"] .join', False)
+    page.click("#take-seat")
+    page.click("#auth-guest")
+    page.fill("#buyin-amount", "100")
+    page.click("#buyin-submit")
+    page.wait_for_selector(".seat.me")
+    name = page.locator("#me-name").inner_text()
+
+    page.click("#side-chat")
+    page.fill("#chat-input", "good luck, bots")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#chat-lines li:has-text('good luck, bots')")
+    page.click("#side-log")
+
+    # Desktop keys: 1-5 mark cards, C checks or calls, D discards the marked cards.
+    deadline = time.monotonic() + 40
+    drew = False
+    while time.monotonic() < deadline and not drew:
+        street = page.locator(".felt").get_attribute("data-street")
+        card = page.locator('#my-hand .card[data-index="1"]:not([disabled])')
+        if street == "pre-draw" and card.count() and not marked(page):
+            page.keyboard.press("2")
+            page.keyboard.press("5")
+        if page.locator("#discard:not([disabled])").count():
+            page.keyboard.press("d")
+            drew = True
+        elif page.locator("#check, #call").count():
+            page.keyboard.press("c")
+        page.wait_for_timeout(100)
+    assert drew
+    page.wait_for_function(f"document.querySelector('#log').innerText.includes('{name} discards')")
+
+    page.click("#top-up")
+    page.fill("#topup-amount", "50")
+    page.click("#topup-submit")
+    page.wait_for_selector("#dialog:not([open])", state="attached")
+    page.wait_for_selector(".seat.me .seat-stack", state="visible")
+
+    page.click("#sit-out")
+    page.wait_for_selector("#sit-in")
+    page.click("#sit-in")
+    page.wait_for_selector("#sit-out")
+
+    page.click("#leave")
+    page.wait_for_selector(".seat.me", state="detached", timeout=40_000)
+    page.wait_for_selector("#take-seat")

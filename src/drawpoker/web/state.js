@@ -341,6 +341,9 @@ export function apply(table, e, now = Date.now()) {
       if (table.you === e.seat) table.you = null;
       log(table, "log.left", { who: e.name ?? e.player });
       break;
+    case "BlindsMissed":
+      log(table, "log.blinds_missed", { who: who(e.seat) });
+      break;
     case "ConnectionChanged":
       if (table.seats[e.seat]) table.seats[e.seat].connected = e.connected;
       break;

@@ -243,6 +243,7 @@ export class TableView {
       if (e.pre === "draw") this.autoDraw = false;
     }
     if (e.type === "Legal") this.betValue = null;
+    if ((e.type === "SatOut" || e.type === "SatIn") && e.seat === me) this.sitOutPending = false;
     if (hand && e.type === "HandEnded") this.app.refreshMe();
     this.syncDrawPre();
     this.render();
@@ -373,9 +374,12 @@ export class TableView {
     range.addEventListener("input", () => { input.value = range.value; });
     input.addEventListener("input", () => { range.value = input.value; });
     const error = h("p", { class: "error", role: "alert" });
+    const post = h("input", { type: "checkbox", id: "buyin-post", checked: true });
     const form = h("form", { method: "dialog", onsubmit: async (ev) => {
       ev.preventDefault();
-      const reply = await this.app.socket.send({ type: "sit", table: this.id, seat, buy_in: Number(input.value) });
+      const reply = await this.app.socket.send({
+        type: "sit", table: this.id, seat, buy_in: Number(input.value), post: post.checked,
+      });
       if (reply.type === "error") {
         error.textContent = reply.message;
         return;
@@ -388,7 +392,9 @@ export class TableView {
     } },
     h("h2", {}, t("table.sit_title", { n: seat })),
     h("p", {}, t("table.buy_in_range", { min: chips(table.minBuyIn), max: chips(table.maxBuyIn) })),
-    h("label", {}, t("table.buy_in"), input), range, error,
+    h("label", {}, t("table.buy_in"), input), range,
+    table.italian ? null : h("label", { class: "check" }, post, t("table.post_now")),
+    error,
     h("div", { class: "row" },
       h("button", { class: "btn primary", type: "submit", id: "buyin-submit" }, t("table.sit_down")),
       h("button", { class: "btn", type: "button", onclick: () => dialog.close("cancel") }, t("common.cancel"))));
@@ -424,6 +430,22 @@ export class TableView {
     dialog.showModal();
   }
 
+  async sitOut() {
+    const reply = await this.send({ type: "sit_out" });
+    const me = this.table.seats[this.table.you];
+    if (reply.type === "ok" && me && !me.sitting_out) {
+      this.sitOutPending = true; // the room sits us out when this hand is over
+      this.app.toast(t("table.sit_out_next"));
+    }
+    this.render();
+  }
+
+  async sitIn() {
+    const reply = await this.send({ type: "sit_in", post: true });
+    if (reply.type === "ok") this.sitOutPending = false;
+    this.render();
+  }
+
   async leave() {
     const reply = await this.send({ type: "leave" });
     if (reply.type === "ok") {
@@ -448,9 +470,9 @@ export class TableView {
     const bar = clear(el.querySelector(".table-buttons"));
     if (me) {
       bar.append(
-        me.sitting_out
-          ? h("button", { class: "btn small", id: "sit-in", onclick: () => this.send({ type: "sit_in" }) }, t("table.sit_in"))
-          : h("button", { class: "btn small", id: "sit-out", onclick: () => this.send({ type: "sit_out" }) }, t("table.sit_out")),
+        me.sitting_out || this.sitOutPending
+          ? h("button", { class: "btn small", id: "sit-in", onclick: () => this.sitIn() }, t("table.sit_in"))
+          : h("button", { class: "btn small", id: "sit-out", onclick: () => this.sitOut() }, t("table.sit_out")),
         h("button", { class: "btn small", id: "top-up", onclick: () => this.topUpDialog() }, t("table.top_up")),
         h("button", { class: "btn small danger", id: "leave", onclick: () => this.leave() }, t("table.leave")),
       );
@@ -573,6 +595,7 @@ export class TableView {
       box.append(clock, this.bettingButtons(legal));
       if (this.canMark()) box.append(h("div", { class: "pre-actions" }, autoDraw()));
       box.append(h("p", { class: "hint time-bank", id: "time-bank" }));
+      box.append(h("p", { class: "hint keys" }, t("table.keys")));
     } else {
       if (hand.toAct) box.append(clock);
       const pre = h("div", { class: "pre-actions", role: "group", "aria-label": t("pre.title") });
