@@ -360,3 +360,51 @@ def test_keyboard_chat_top_up_sit_out_and_leave(open_page: Any) -> None:
     page.click("#leave")
     page.wait_for_selector(".seat.me", state="detached", timeout=40_000)
     page.wait_for_selector("#take-seat")
+
+
+def test_register_log_in_free_chips_and_the_italian_game(open_page: Any) -> None:
+    page = open_page(DESKTOP)
+    page.wait_for_selector(".trow[data-table]")
+    name = f"ann{int(time.time() * 1000) % 10**8}"
+    page.click("#register-btn")
+    page.fill("#auth-name", name)
+    page.fill("#auth-password", "correct horse battery")
+    page.click("#auth-submit")
+    page.wait_for_selector(f"#me-name:has-text('{name}')")
+    before = page.locator("#balance").inner_text()
+    page.click("#topup-btn")
+    page.wait_for_selector(".toast")
+    page.wait_for_function(
+        f"document.querySelector('#balance').innerText !== {before!r}", timeout=5000
+    )
+    page.click("#logout-btn")
+    page.wait_for_selector("#login-btn")
+    page.click("#login-btn")
+    page.fill("#auth-name", name)
+    page.fill("#auth-password", "correct horse battery")
+    page.click("#auth-submit")
+    page.wait_for_selector(f"#me-name:has-text('{name}')")
+
+    # The Italian game: no blinds, the invito; before anyone opens: Pass or Open.
+    page.select_option("#filter-game", "italian")
+    page.wait_for_selector('.trow[data-table="desk"]', state="detached")
+    page.click('.trow[data-table="italian"] .join')
+    page.click("#take-seat")
+    page.wait_for_selector("#buyin-post", state="detached")
+    page.click("#buyin-submit")
+    page.wait_for_selector(".seat.me")
+    deadline = time.monotonic() + 40
+    labels: set[str] = set()
+    while time.monotonic() < deadline and "Pass" not in labels:
+        page.wait_for_selector("#check, #call, #fold, #stand-pat", timeout=30_000)
+        first_round = page.locator(".felt").get_attribute("data-street") == "pre-draw"
+        for selector in ("#check", "#bet", "#call", "#fold"):
+            if first_round and page.locator(selector).count():
+                labels.add(page.locator(selector).inner_text().split(" ")[0])
+        if page.locator("#stand-pat").count():
+            page.click("#stand-pat")
+        else:
+            page.click("#check" if page.locator("#check").count() else "#fold")
+        page.wait_for_timeout(150)
+    assert "Pass" in labels, labels
+    assert "Check" not in labels, labels
