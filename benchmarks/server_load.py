@@ -198,9 +198,7 @@ def run_load(clients: int, seconds: float, procs: int, warmup: float) -> dict[st
     tmp = Path(tempfile.mkdtemp(prefix="dp-load-"))
     (tmp / "room.json").write_text(json.dumps(room(tables)))
     port = free_port()
-    profile = os.environ.get("DP_PROFILE")  # a file: run the server under cProfile
-    cmd = [sys.executable] + (["-m", "cProfile", "-o", profile] if profile else [])
-    cmd += ["-m", "drawpoker.cli", "serve", "--port", str(port)]
+    cmd = [sys.executable, "-m", "drawpoker.cli", "serve", "--port", str(port)]
     cmd += ["--data-dir", str(tmp / "data"), "--room", str(tmp / "room.json")]
     with (tmp / "server.log").open("wb") as log:
         server = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT)
@@ -250,7 +248,7 @@ def run_load(clients: int, seconds: float, procs: int, warmup: float) -> dict[st
         print("server log:", tmp / "server.log")
         os.kill(server.pid, signal.SIGTERM)
         try:
-            server.wait(15)
+            server.wait(60)
         except subprocess.TimeoutExpired:
             os.kill(server.pid, signal.SIGKILL)
             server.wait()

@@ -72,6 +72,7 @@ def run(args: argparse.Namespace) -> int:
         port=args.port,
         log_level=args.log_level,
         ws_max_size=1 << 20,
+        ws_per_message_deflate=False,  # small JSON frames: compression costs more than it saves
         ws_ping_interval=20,
         ws_ping_timeout=20,
         lifespan="on",
