@@ -1,16 +1,20 @@
 """Random hands played to the end (or stopped midway), for tests, benchmarks and demos.
 
-Randomness comes in as a ``random.Random``; seeds for the deck are drawn from it, so
-the same generator state gives the same hands.
+Randomness comes in as a ``random.Random`` the caller owns (the module never touches
+the global one); deck seeds are drawn from it, so the same generator state gives the
+same hands.
 """
 
 from __future__ import annotations
 
-import random
+from typing import TYPE_CHECKING
 
 from drawpoker.actions import Action, LegalActions
 from drawpoker.hand import Hand
 from drawpoker.rules import Rules
+
+if TYPE_CHECKING:
+    import random
 
 
 def random_action(
