@@ -203,11 +203,11 @@ class _Walk:
     __slots__ = ("actions", "posted", "seed", "won")
 
     def __init__(self, hand: Hand, label: dict[int, str]) -> None:
-        self.posted: list[Posted] = []
-        self.won: dict[int, int] = {}
-        self.seed = ""
+        posted: list[Posted] = []
+        won: dict[int, int] = {}
+        seed = ""
         out: list[str] = []
-        self.actions = out
+        add = out.append
         sds: list[str] = []
         dhs: list[tuple[int, tuple[int, ...]]] = []
         notes: list[str] = []
@@ -215,38 +215,38 @@ class _Walk:
         in_draw = False
         delivered = False
         note = ""
-        names = _NAMES
-        kinds = _KIND
+        name = _NAMES.__getitem__
+        kinds = _KIND.get
+        draw_kinds = _DRAW_KINDS
         for e in hand.events:
-            k = kinds.get(type(e))
+            k = kinds(type(e))
             if k is None:
                 continue
-            if in_draw and k not in _DRAW_KINDS:
+            if in_draw and k not in draw_kinds:
                 out += _draw_lines(sds, dhs, notes, dealt, label)
                 sds, dhs, notes = [], [], []
                 in_draw = False
-            if k == 0:
+            if k == 7:
+                add(f"{label[e.seat]} cc{note}")  # type: ignore[attr-defined]
+                note = ""
+            elif k == 0:
                 if delivered:
                     dhs.append((e.seat, e.cards))  # type: ignore[attr-defined]
                     delivered = False
                 else:
                     dealt.update(e.cards)  # type: ignore[attr-defined]
-                    text = "".join([names[c] for c in e.cards])  # type: ignore[attr-defined]
-                    out.append(f"d dh {label[e.seat]} {text}")  # type: ignore[attr-defined]
-            elif k == 7:
-                out.append(f"{label[e.seat]} cc{note}")  # type: ignore[attr-defined]
-                note = ""
+                    add(f"d dh {label[e.seat]} {''.join(map(name, e.cards))}")  # type: ignore[attr-defined]
             elif k == 6:
-                out.append(f"{label[e.seat]} f{note}")  # type: ignore[attr-defined]
+                add(f"{label[e.seat]} f{note}")  # type: ignore[attr-defined]
                 note = ""
             elif k == 9:
-                out.append(f"{label[e.seat]} cbr {e.to}")  # type: ignore[attr-defined]
+                add(f"{label[e.seat]} cbr {e.to}")  # type: ignore[attr-defined]
             elif k == 8:
-                out.append(f"{label[e.seat]} cbr {e.amount}")  # type: ignore[attr-defined]
+                add(f"{label[e.seat]} cbr {e.amount}")  # type: ignore[attr-defined]
             elif k == 1:
                 delivered = True
             elif k == 3:
-                text = "".join([names[c] for c in e.cards])  # type: ignore[attr-defined]
+                text = "".join(map(name, e.cards))  # type: ignore[attr-defined]
                 sds.append(f"{label[e.seat]} sd {text}{note}")  # type: ignore[attr-defined]
                 note = ""
                 in_draw = True
@@ -255,14 +255,12 @@ class _Walk:
                 note = ""
                 in_draw = True
             elif k == 10:
-                text = "".join([names[c] for c in e.cards])  # type: ignore[attr-defined]
-                out.append(f"{label[e.seat]} sm {text}")  # type: ignore[attr-defined]
-            elif k == 11:
-                out.append(f"{label[e.seat]} sm")  # type: ignore[attr-defined]
+                add(f"{label[e.seat]} sm {''.join(map(name, e.cards))}")  # type: ignore[attr-defined]
             elif k == 13:
-                self.posted.append(e)  # type: ignore[arg-type]
+                posted.append(e)  # type: ignore[arg-type]
+            elif k == 11:
+                add(f"{label[e.seat]} sm")  # type: ignore[attr-defined]
             elif k == 14:
-                won = self.won
                 for seat, chips in e.shares:  # type: ignore[attr-defined]
                     won[seat] = won.get(seat, 0) + chips
             elif k == 2:
@@ -275,12 +273,16 @@ class _Walk:
                 )
             elif k == 12:
                 valid = "valid" if e.valid else "false openers"  # type: ignore[attr-defined]
-                text = "".join([names[c] for c in e.cards])  # type: ignore[attr-defined]
-                out.append(f"# openers {label[e.seat]} {text} {valid}")  # type: ignore[attr-defined]
+                text = "".join(map(name, e.cards))  # type: ignore[attr-defined]
+                add(f"# openers {label[e.seat]} {text} {valid}")  # type: ignore[attr-defined]
             elif k == 15:
-                self.seed = e.seed  # type: ignore[attr-defined]
+                seed = e.seed  # type: ignore[attr-defined]
         if in_draw:
             out += _draw_lines(sds, dhs, notes, dealt, label)
+        self.actions = out
+        self.posted = posted
+        self.won = won
+        self.seed = seed
 
 
 def _draw_lines(
