@@ -88,6 +88,15 @@ def test_bots_never_act_illegally(
     assert result.hands == len(lineup) * 3
 
 
+@pytest.mark.parametrize("rules_name", sorted(RULES))
+@pytest.mark.parametrize("stack_bb", [4, 100])
+def test_every_bot_plays_every_structure_and_preset(rules_name: str, stack_bb: int) -> None:
+    lineup = ["shark", "tag", "calling-station", "random"]
+    result = play_match(lineup, RULES[rules_name], 16, "sweep", stack_bb=stack_bb)
+    assert sorted(r.name for r in result.results) == sorted(lineup)
+    assert all(r.decisions > 0 for r in result.results)
+
+
 class Spy(Bot):
     """Checks that a wrapped bot is only shown what its seat may see."""
 
