@@ -26,10 +26,8 @@ from drawpoker.events import (
     BetPlaced,
     BettingRoundEnded,
     Called,
-    Checked,
     Discarded,
     Event,
-    Folded,
     HandStarted,
     Raised,
     StoodPat,
@@ -184,8 +182,6 @@ def hand_actions(events: Sequence[Event]) -> HandActions:
             drew[event.seat] = 0
         elif isinstance(event, Discarded):
             drew[event.seat] = event.count
-        elif isinstance(event, (Folded, Checked)):
-            pass
     return HandActions(raises_pre, raises_post, called_pre, drew, key, called_post)
 
 

@@ -1,27 +1,28 @@
-"""The shark: exact draw odds against modelled opponents.
+"""The shark: exact draw odds against modelled opponents, and the expected value
+of each line.
 
-Every decision weighs a chance of winning at the showdown against the price:
-
-- its own final hand: before the draw, the exact strength histogram of each
+- Its own final hand: before the draw, the exact strength histogram of each
   sensible discard (``drawpoker.odds.DrawTable``; the four-card draw only when
-  it could matter), computed once per hand; after the draw, its strength;
-- each opponent's final hand: the model of ``drawpoker.bots.model`` for the
+  it could matter), computed once per hand; after the draw, its strength.
+- Each opponent's final hand: the model of ``drawpoker.bots.model`` for the
   share of hands that seat plays or raises (observed over the session) and the
-  number of cards it drew, narrowed when it bets or raises after the draw as
-  far as its shown hands say its bets mean strength, and blended with the hands
-  it has shown for that draw count;
-- the chance against all live opponents is the product over them. ``p`` is
-  against the hands they hold now, ``p_called`` against the hands that would
-  continue if it bets (their observed fold rate).
-
-It bets or raises for value when ``p_called`` beats its fair share (one over
-the players in the pot) by a margin that grows with early position and with
-raises already made; calls when ``p`` beats the pot odds (with implied odds
-before the draw); sizes bets by the pot, more against players who never fold,
-all in when the rest of the stack would be small against the pot; bluffs after
-the draw when the opponents fold often enough for a bluff to pay, and at a low
-rate heads-up anyway so that its bets are never pure value; and sometimes
-snows: stands pat on nothing heads-up after raising and bets as if made.
+  number of cards it drew, narrowed when it bets or raises after the draw as far
+  as its shown hands say its bets mean strength, and blended with the hands it
+  has shown for that draw count.
+- Two chances against all live opponents, for each of its final strengths:
+  ``now`` if it checks or calls (a player yet to act before the draw may still
+  fold), ``called`` if it bets (each opponent folds at its observed rate for the
+  situation, or continues with the top of its range; a fold counts as a win).
+- Each line's expected chips: calling is worth ``realise * p * (pot + call) -
+  call``; a bet or raise, tried at several sizes (the fixed size in limit), is
+  worth what everyone folding wins plus the contested showdown, scaled by
+  ``realise`` (equity before the draw is discounted for the betting still to
+  come and for position). It takes the best, demanding a margin of the pot to
+  bet or raise that grows with players behind and raises already made.
+- Bluffs are lines like any other: they win when the opponents' fold rates make
+  them pay. Heads-up it adds a few bets with its worst hands so that its bets are
+  never pure value, and sometimes snows: stands pat on nothing after raising,
+  against one opponent drawing two or more who folds often, and bets it.
 """
 
 from __future__ import annotations
