@@ -173,8 +173,8 @@ def play(
             assert page.locator("#my-hand .card:not([disabled])").count() == 0
             assert not marked(page)
             progress.discarded = True
-        if felt.get_attribute("data-showdown") == "1" and page.locator("#result").count():
-            text = page.locator("#result").inner_text()
+        if felt.get_attribute("data-showdown") == "1":
+            text = page.evaluate("document.querySelector('#result')?.innerText ?? ''")
             if "wins" in text and "with" in text:
                 progress.showdown = True
                 progress.results.append(text)

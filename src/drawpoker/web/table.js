@@ -298,7 +298,11 @@ export class TableView {
     if (same && !force) return;
     this.table.preAction = { pre: "draw", discard };
     this.send({ type: "pre_action", hand_id: hand.id, pre: "draw", discard }).then((reply) => {
-      if (reply.type === "error") this.table.preAction = null;
+      if (reply.type === "error") {
+        this.table.preAction = null;
+        this.autoDraw = false;
+        this.render();
+      }
     });
   }
 
@@ -574,6 +578,12 @@ export class TableView {
       if (hand && hand.toAct && hand.street !== "over") box.append(clock);
       return;
     }
+    if (legal && legal.draw && this.autoDraw && table.preAction?.pre === "draw") {
+      // The held draw (R25) is on its way: the server carries it out now.
+      box.append(clock, h("p", { class: "hint", id: "auto-drawing" },
+        this.marks.size ? tn("table.auto_discarding", this.marks.size) : t("table.auto_standing")));
+      return;
+    }
     if (legal && legal.draw) {
       const n = this.marks.size;
       box.append(
@@ -625,7 +635,8 @@ export class TableView {
       wrap.append(h("button", { class: "btn big danger", id: "fold", disabled, "aria-keyshortcuts": "F",
         onclick: () => this.act("fold") }, t("action.fold")));
     }
-    const passing = table.italian && hand.street === "pre-draw" && legal.bet_label === "open";
+    // Italian game: before anyone opens, a check is a pass (with or without openers).
+    const passing = table.italian && hand.street === "pre-draw";
     if (legal.check) {
       wrap.append(h("button", { class: "btn big", id: "check", disabled, "aria-keyshortcuts": "C",
         onclick: () => this.act("check") }, passing ? t("action.pass") : t("action.check")));
