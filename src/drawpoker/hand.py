@@ -647,10 +647,13 @@ class Hand:
             self._after_second_round()
 
     def _return_uncalled(self) -> None:
-        """R20: chips nobody matched go back before the pots are formed."""
-        ranked = sorted(self.players, key=lambda q: q.committed, reverse=True)
+        """R20: chips nobody matched this round go back before the pots are formed.
+
+        Live wagers only: dead posts (antes, a dead small blind, the invito) are
+        never returned."""
+        ranked = sorted(self.players, key=lambda q: q.wager, reverse=True)
         top, second = ranked[0], ranked[1]
-        back = min(top.committed - second.committed, top.wager)
+        back = top.wager - second.wager
         if back > 0:
             top.committed -= back
             top.wager -= back

@@ -574,8 +574,9 @@ def test_r44_false_opener_alone_leaves_the_pot() -> None:
     hands = {1: "Ts Td 8c 9h Kd", 2: "Qs Qd 4c 5h 7d", 3: "2s 3d 8d 9s Jd", 4: "As Kh 7c 6s 5d"}
     hand = dealt(rules, hands, 4)
     events = play(hand, "1 b 10, 2 f, 3 f, 4 f")
-    assert [e.amount for e in events if isinstance(e, PotCarried)] == [20]
-    assert hand.result.net[1] == -10
+    assert [(e.seat, e.amount) for e in events if isinstance(e, UncalledBetReturned)] == [(1, 10)]
+    assert [e.amount for e in events if isinstance(e, PotCarried)] == [10]  # the invito
+    assert hand.result.net[1] == 0
 
 
 def test_r45_opener_may_break_openers() -> None:
@@ -624,3 +625,20 @@ def test_discard_of_cards_not_held() -> None:
         hand.act(Action.draw(3, (other,)))
     events = hand.act(Action.draw(3, hand.cards(3)[:2]))
     assert [(e.seat, e.count) for e in events if isinstance(e, Discarded)] == [(3, 2)]
+
+
+def test_r09_r20_a_dead_small_blind_is_never_returned() -> None:
+    """Seat 5 returns: big blind live, small blind dead; everyone checks or folds."""
+    posts = [
+        (2, PostKind.SMALL_BLIND, 1),
+        (3, PostKind.BIG_BLIND, 2),
+        (5, PostKind.BIG_BLIND, 2),
+        (5, PostKind.DEAD_SMALL_BLIND, 1),
+    ]
+    hand = Hand(NL, {1: 100, 2: 100, 3: 100, 5: 100}, 1, seed=bytes(32), posts=posts)
+    assert hand.pot_total == 6
+    events = play(hand, "5 x, 1 f, 2 f, 3 x")
+    assert not [e for e in events if isinstance(e, UncalledBetReturned)]
+    assert hand.pot_total == 6
+    play(hand, "3 p, 5 p, 3 b 10, 5 f")  # an uncalled bet returns exactly the bet
+    assert hand.result.net == {1: 0, 2: -1, 3: 4, 5: -3}

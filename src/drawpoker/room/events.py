@@ -62,15 +62,6 @@ class ConnectionChanged(Event):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class DeadBlindPosted(Event):
-    """A returning player's dead small blind (R9), put in the middle by the room
-    before the deal: the next hand starts with it in its pot (``carried_pot``)."""
-
-    seat: int
-    amount: int
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
 class HandCancelled(Event):
     """A hand that could not finish (server restart): every chip went back to its seat."""
 

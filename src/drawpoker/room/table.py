@@ -34,7 +34,6 @@ from drawpoker.room.errors import (
 from drawpoker.room.events import (
     BlindsMissed,
     ConnectionChanged,
-    DeadBlindPosted,
     HandCancelled,
     PlayerLeft,
     PlayerSeated,
@@ -339,23 +338,17 @@ class CashTable:
             )
         number = self.hands_played + 1
         stacks = {seat: self.seats[seat].stack for seat in plan.dealt}
-        posts, dead = (
-            _collect_dead_blinds(plan.posts, stacks, self.rules.antes) if self._blinds else ([], [])
-        )
-        hand_stacks = dict(stacks)
-        for seat, amount in dead:
-            hand_stacks[seat] -= amount
         # The hand is built first (if the engine refuses it, nothing has changed);
         # the BlindsMissed events come before its first event.
         hand = Hand(
             self.rules,
-            hand_stacks,
+            stacks,
             plan.button,
             seed=seed if seed is not None else new_seed(),
-            posts=posts if self._blinds else None if self.rules.is_italian else [],
-            carried_pot=self.carried_pot + sum(amount for _, amount in dead),
+            posts=list(plan.posts) if self._blinds else None if self.rules.is_italian else [],
+            carried_pot=self.carried_pot,
             hand_id=f"{self.table_id}-{number}",
-            first_seq=self.next_seq + len(plan.missed) + len(dead),
+            first_seq=self.next_seq + len(plan.missed),
         )
         events: list[Event] = []
         debts_before = {
@@ -366,8 +359,6 @@ class CashTable:
             s.owe_big_blind |= big
             s.owe_small_blind |= small
             events += self._emit(BlindsMissed, seat=seat, big_blind=big, small_blind=small)
-        for seat, amount in dead:
-            events += self._emit(DeadBlindPosted, seat=seat, amount=amount)
         for seat in plan.dealt:
             s = self.seats[seat]
             s.owe_big_blind = s.owe_small_blind = s.post = False
@@ -382,7 +373,6 @@ class CashTable:
         events += hand.events
         self.next_seq = hand.next_seq
         self._posted = [(e.seat, e.kind, e.amount) for e in hand.events if isinstance(e, Posted)]
-        self._posted += [(seat, PostKind.DEAD_SMALL_BLIND, amount) for seat, amount in dead]
         if hand.is_over:  # everyone all in on the forced bets
             return events + self._finish(now)
         self._set_deadline(now)
@@ -693,37 +683,3 @@ class CashTable:
             )
             events += table._between_hands()
         return table, events
-
-
-# Engine workaround (reported to the lead): ``Hand._return_uncalled`` compares the
-# players' total ``committed`` chips, dead posts included, so a dead small blind
-# posted through ``posts=`` comes back as an "uncalled bet" whenever its poster's
-# live wager is the highest at the end of a round (e.g. everyone checks). Until
-# that is fixed, the room collects the dead small blind itself and puts it in the
-# middle (``carried_pot``), where it is dead money of the main pot, as R9 wants.
-# ``tests/room/test_engine_workarounds.py`` fails (strict xfail) once the engine
-# is fixed: then post DEAD_SMALL_BLIND through ``posts=`` again.
-DEAD_BLIND_WORKAROUND = True
-
-
-def _collect_dead_blinds(
-    posts: tuple[tuple[int, PostKind, int], ...], stacks: dict[int, int], ante: int
-) -> tuple[list[tuple[int, PostKind, int]], list[tuple[int, int]]]:
-    """Split the planned posts into those the engine posts and the dead small blinds
-    the room collects: (seat, chips), after the ante and the live big blind, as the
-    engine would."""
-    if not DEAD_BLIND_WORKAROUND:
-        return list(posts), []
-    kept: list[tuple[int, PostKind, int]] = []
-    dead: list[tuple[int, int]] = []
-    for seat, kind, amount in posts:
-        if kind is not PostKind.DEAD_SMALL_BLIND:
-            kept.append((seat, kind, amount))
-            continue
-        live = ante + sum(
-            a for s, k, a in posts if s == seat and k is not PostKind.DEAD_SMALL_BLIND
-        )
-        chips = min(amount, max(0, stacks[seat] - live))
-        if chips:
-            dead.append((seat, chips))
-    return kept, dead
