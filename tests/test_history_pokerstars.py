@@ -141,8 +141,9 @@ SCENARIOS = [
         expect=("Bruno has timed out\nBruno: stands pat", "Bruno has timed out\nBruno: folds"),
     ),
     Scenario(
-        "italian-carried-pot-in", ITALIAN, {1: 300, 2: 300, 3: 300, 4: 300}, 4,
-        "1 x, 2 b 40, 3 f, 4 c, 1 f, 2 d3, 4 d2, 2 b 30, 4 c",
+        "italian-carried-pot-in", ITALIAN.replace(invito_others="same"),
+        {1: 300, 2: 300, 3: 300, 4: 300}, 4,
+        "1 x, 2 b 60, 3 f, 4 c, 1 f, 2 d3, 4 d2, 2 b 30, 4 c",
         deck=dealt("2c 5d 7h 9s Jc", "Qs Qd 3c 8h 4s", "2d 6h 8c Ts Kd", "3h 5c 9d Jh Ah"),
         carried=40, expect=("40 carried over from the previous hand", "Dario: posts the invito 10"),
     ),
