@@ -309,6 +309,54 @@ def test_reload_mid_hand_restores_the_table(open_page: Any) -> None:
     assert sorted(marked(page)) == sorted(chosen)
     assert page.locator(".seat.me .seat-name").inner_text() == name
     assert page.locator(".felt .seat:not(.empty)").count() == 3
+    # A dropped connection: the client reconnects and asks for what it missed.
+    page.evaluate("window.drawpoker.view.subscribed = null; window.drawpoker.socket.ws.close()")
+    page.wait_for_selector("#conn.offline, #conn.connecting", timeout=5000)
+    page.wait_for_selector("#conn.online")
+    page.wait_for_function("window.drawpoker.view.subscribed !== null")
+    detail = page.evaluate("window.drawpoker.view.subscribed")
+    assert "replayed" in detail, detail  # the missed events, not a new snapshot
+    assert page.locator(".seat.me .seat-name").inner_text() == name
+    if page.locator(".felt").get_attribute("data-hand") == hand:
+        assert my_cards(page) == cards
+
+
+def test_client_modules_pots_and_translations(open_page: Any) -> None:
+    """The side pots shown mid-hand and the translated hand descriptions."""
+    page = open_page(DESKTOP)
+    result = page.evaluate(
+        """async () => {
+        const { pots, apply, fromSnapshot } = await import("/static/state.js");
+        const i18n = await import("/static/i18n.js");
+        const table = fromSnapshot({table: "t", name: "t", epoch: "e", rules: "No Limit 50/100",
+          max_seats: 6, min_buy_in: 1, max_buy_in: 1, button: 1, carried_pot: 0, you: null,
+          pre_action: null, seats: [], hand: null}, null);
+        const ev = (type, fields) => apply(table, {type, ...fields});
+        ev("HandStarted", {hand_id: "h", button: 1, carried_pot: 0, commitment: "",
+          stacks: [[1, 100], [2, 250], [3, 400], [4, 1000]]});
+        ev("BetPlaced", {seat: 1, amount: 100, all_in: true});
+        ev("Raised", {seat: 2, to: 250, increment: 150, all_in: true, full: true});
+        ev("Raised", {seat: 3, to: 400, increment: 150, all_in: true, full: true});
+        ev("Raised", {seat: 4, to: 1000, increment: 600, all_in: false, full: true});
+        ev("UncalledBetReturned", {seat: 4, amount: 600});
+        const side = pots(table.hand);
+        await i18n.loadLanguage("it");
+        const it = i18n.handDescription("two pair, Eights and Deuces");
+        const card = i18n.cardName("Qh");
+        await i18n.loadLanguage("es");
+        const es = i18n.handDescription("a full house, Kings full of Sixes");
+        await i18n.loadLanguage("fi");
+        const fi = i18n.handDescription("high card Ace");
+        await i18n.loadLanguage("en");
+        return {side, it, card, es, fi, stack4: table.hand.players[4].stack};
+    }"""
+    )
+    assert result["side"] == [400, 450, 300]  # RULES.md worked example
+    assert result["stack4"] == 600
+    assert result["it"] == "doppia coppia, Otto e Due"
+    assert result["card"] == "Donna di cuori"
+    assert result["es"] == "full de Reyes y Seises"
+    assert result["fi"] == "hai ässä"
 
 
 def test_keyboard_chat_top_up_sit_out_and_leave(open_page: Any) -> None:

@@ -218,4 +218,6 @@ async function main() {
   document.documentElement.dataset.ready = language();
 }
 
+window.drawpoker = app; // for the console and the browser tests
+
 main();

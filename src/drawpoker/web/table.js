@@ -189,6 +189,7 @@ export class TableView {
       message.epoch = this.table.epoch;
     }
     this.app.socket.send(message).then((reply) => {
+      this.subscribed = reply.detail ?? null; // {replayed: n} or {snapshot: true}
       if (reply.type === "error") this.app.toast(reply.message || t("error.generic"), "error");
     });
   }
