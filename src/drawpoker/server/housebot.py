@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from typing import Any, Protocol
 
 from drawpoker.actions import Action, LegalActions
+from drawpoker.cards import parse_cards
 from drawpoker.evaluator import evaluate
 from drawpoker.events import Event
 
@@ -40,8 +41,6 @@ class HouseBot:
         hand = [s for s in view["seats"] if s["seat"] == seat]
         strength = 0
         if hand and hand[0]["cards"]:
-            from drawpoker.cards import parse_cards
-
             strength = evaluate(parse_cards(hand[0]["cards"])).category
         roll = self.rng.random()
         facing = legal.call > 0
