@@ -163,10 +163,11 @@ CATEGORY_OF_STRENGTH = np.array([int(v.category) for v in VALUES], dtype=np.int8
 CATEGORY_OF_STRENGTH[0] = 0
 CATEGORY_OF_STRENGTH.setflags(write=False)
 
-_BATCH_CARD_KEYS = np.array(_CARD_KEYS, dtype=np.int32)
+CARD_KEYS = np.array(_CARD_KEYS, dtype=np.int32)
+"""Each card's int32 key; a five-card hand's key is the sum (see ``strengths_of_keys``)."""
 _BATCH_FLUSH_OFFSET = np.array(_FLUSH_OFFSET, dtype=np.int32)
 _BATCH_TABLE = np.array([v.strength for v in _TABLE], dtype=np.int16)
-for _array in (_BATCH_CARD_KEYS, _BATCH_FLUSH_OFFSET, _BATCH_TABLE):
+for _array in (CARD_KEYS, _BATCH_FLUSH_OFFSET, _BATCH_TABLE):
     _array.setflags(write=False)
 
 
@@ -190,20 +191,25 @@ def strength(cards: Sequence[int]) -> int:
     return evaluate(cards).strength
 
 
+def strengths_of_keys(keys: npt.NDArray[np.int32]) -> npt.NDArray[np.int16]:
+    """Strengths of five-card hands given as sums of ``CARD_KEYS`` (any shape)."""
+    index = keys & _RANK_MASK
+    index += _BATCH_FLUSH_OFFSET[keys >> _SUIT_SHIFT]
+    strengths: npt.NDArray[np.int16] = _BATCH_TABLE[index]
+    return strengths
+
+
 def evaluate_many(hands: npt.ArrayLike) -> npt.NDArray[np.int16]:
     """Strengths of an ``(N, 5)`` array of card ints, as an ``int16`` array of N."""
     array = np.asarray(hands)
     if array.ndim != 2 or array.shape[1] != 5:
         raise ValueError(f"expected an (N, 5) array of cards, got shape {array.shape}")
     columns = np.ascontiguousarray(array.T)
-    keys = _BATCH_CARD_KEYS
+    keys = CARD_KEYS
     total = keys[columns[0]]
     for column in columns[1:]:
         total += keys[column]
-    index = total & _RANK_MASK
-    index += _BATCH_FLUSH_OFFSET[total >> _SUIT_SHIFT]
-    strengths: npt.NDArray[np.int16] = _BATCH_TABLE[index]
-    return strengths
+    return strengths_of_keys(total)
 
 
 def best_of(hands: Sequence[Sequence[int]]) -> list[int]:
@@ -214,6 +220,7 @@ def best_of(hands: Sequence[Sequence[int]]) -> list[int]:
 
 
 __all__ = [
+    "CARD_KEYS",
     "CATEGORY_OF_STRENGTH",
     "MAX_STRENGTH",
     "VALUES",
@@ -223,4 +230,5 @@ __all__ = [
     "evaluate",
     "evaluate_many",
     "strength",
+    "strengths_of_keys",
 ]

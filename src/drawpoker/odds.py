@@ -35,17 +35,14 @@ import numpy.typing as npt
 
 from drawpoker.cards import DECK, Card, format_cards, parse_cards
 from drawpoker.errors import InvalidCards
-from drawpoker.evaluator import (  # the batch tables, shared with evaluate_many
-    _BATCH_CARD_KEYS,
-    _BATCH_FLUSH_OFFSET,
-    _BATCH_TABLE,
-    _RANK_MASK,
-    _SUIT_SHIFT,
+from drawpoker.evaluator import (
+    CARD_KEYS,
     CATEGORY_OF_STRENGTH,
     MAX_STRENGTH,
     VALUES,
     Category,
     evaluate,
+    strengths_of_keys,
 )
 
 ALL_HANDS = comb(52, 5)
@@ -116,7 +113,7 @@ def _drawn_key_sums(
     highest card is ``unseen[top]`` are the (k-1)-draws of the cards below it plus
     that card. ``sums`` continues a list already built for smaller k.
     """
-    keys = _BATCH_CARD_KEYS[np.asarray(unseen, dtype=np.intp)]
+    keys = CARD_KEYS[np.asarray(unseen, dtype=np.intp)]
     n = len(unseen)
     sums = list(sums) if sums else [np.zeros(1, dtype=np.int32)]
     for k in range(len(sums), kmax + 1):
@@ -140,10 +137,7 @@ def _drawn_key_sums(
 
 def _histogram(drawn: npt.NDArray[np.int32], kept_key: int) -> npt.NDArray[np.int64]:
     """Strength histogram (length 7,463) of ``kept_key + drawn`` hand keys."""
-    total = drawn + np.int32(kept_key)
-    index = total & _RANK_MASK
-    index += _BATCH_FLUSH_OFFSET[total >> _SUIT_SHIFT]
-    strengths = _BATCH_TABLE[index]
+    strengths = strengths_of_keys(drawn + np.int32(kept_key))
     return np.bincount(strengths, minlength=MAX_STRENGTH + 1)
 
 
@@ -293,7 +287,7 @@ class DrawTable:
         k = len(thrown)
         if k > len(self.unseen):
             raise InvalidCards(f"only {len(self.unseen)} unseen cards, cannot draw {k}")
-        kept_key = int(_BATCH_CARD_KEYS[keep].sum()) if keep else 0
+        kept_key = int(CARD_KEYS[keep].sum()) if keep else 0
         histogram = _histogram(self._drawn(k), kept_key)
         self._histograms[key] = histogram
         return histogram
