@@ -13,8 +13,9 @@ the engine, then, in one process:
   its final stacks: ``loads_all`` + ``replay`` against PokerKit's ``loads_all`` and
   iterating every hand's states to the end.
 
-Prints the median CPU time (``time.process_time``: the machine may be shared) of
-several repeats and the ratio (PokerKit time / drawpoker time). Targets: writing at
+Prints the median CPU time (``time.process_time``, after a garbage collection; the
+two sides' runs alternate, as the machine may be shared) of several repeats and the
+ratio (PokerKit time / drawpoker time). Targets: writing at
 least 10x faster, reading at least 3x faster.
 
     .venv/bin/python benchmarks/history.py [--hands 2000] [--repeats 5]
@@ -23,6 +24,7 @@ least 10x faster, reading at least 3x faster.
 from __future__ import annotations
 
 import argparse
+import gc
 import random
 import statistics
 import time
@@ -47,13 +49,46 @@ def played(count: int, seed: int) -> list[Hand]:
     return [random_hand(rules[i % 3], rng, hand_id=str(i)) for i in range(count)]
 
 
-def median_seconds(run: Callable[[], object], repeats: int) -> float:
-    times = []
+def cpu_seconds(run: Callable[[], object]) -> float:
+    gc.collect()
+    start = time.process_time()
+    run()
+    return time.process_time() - start
+
+
+def medians(
+    ours: Callable[[], object], theirs: Callable[[], object], repeats: int
+) -> tuple[float, float]:
+    """Median CPU seconds of each, the runs alternating so that a busy moment of a
+    shared machine falls on both."""
+    a, b = [], []
     for _ in range(repeats):
-        start = time.process_time()
-        run()
-        times.append(time.process_time() - start)
-    return statistics.median(times)
+        a.append(cpu_seconds(ours))
+        b.append(cpu_seconds(theirs))
+    return statistics.median(a), statistics.median(b)
+
+
+def measure_writes(
+    hands: list[Hand], text: str, repeats: int
+) -> tuple[tuple[float, float], tuple[float, float], int]:
+    """(write, write from play) medians, and how many hands PokerKit can play."""
+    records = [record(h) for h in hands]
+    theirs = list(DrawHandHistory.loads_all(text))
+    states = []
+    for history in theirs:
+        try:
+            states.append((history.create_game(), play(history)))
+        except ValueError:  # a rule PokerKit lacks (R16)
+            continue
+
+    def pokerkit_from_play() -> str:
+        return DrawHandHistory.dumps_all(
+            [DrawHandHistory.from_game_state(game, state) for game, state in states]
+        )
+
+    write = medians(lambda: render_all(records), lambda: DrawHandHistory.dumps_all(theirs), repeats)
+    from_play = medians(lambda: dumps_all(hands), pokerkit_from_play, repeats)
+    return write, from_play, len(states)
 
 
 def main() -> None:
@@ -65,16 +100,10 @@ def main() -> None:
     warnings.simplefilter("ignore")  # PokerKit announces every reshuffle with a warning
 
     hands = played(args.hands, args.seed)
-    records = [record(h) for h in hands]
-    text = render_all(records)
-    theirs = list(DrawHandHistory.loads_all(text))
-    states = []
-    for history in theirs:
-        try:
-            states.append((history.create_game(), play(history)))
-        except ValueError:  # a rule PokerKit lacks (R16)
-            continue
+    text = render_all([record(h) for h in hands])
     want = [[h.result.stacks[p.seat] for p in h.players] for h in hands]
+    write, play_write, playable = measure_writes(hands, text, args.repeats)
+    del hands  # reading starts from the text alone
 
     def ours_read() -> list[list[int]]:
         out = []
@@ -96,23 +125,15 @@ def main() -> None:
 
     agree = sum(a == b for a, b in zip(pokerkit_read(), want, strict=True))
     assert ours_read() == want
-
-    def pokerkit_from_play() -> str:
-        return DrawHandHistory.dumps_all(
-            [DrawHandHistory.from_game_state(game, state) for game, state in states]
-        )
-
+    read = medians(ours_read, pokerkit_read, args.repeats)
     rows = [
-        ("write", median_seconds(lambda: render_all(records), args.repeats),
-         median_seconds(lambda: DrawHandHistory.dumps_all(theirs), args.repeats), 10),
-        ("write from play", median_seconds(lambda: dumps_all(hands), args.repeats),
-         median_seconds(pokerkit_from_play, args.repeats) * len(hands) / len(states), 10),
-        ("read + replay", median_seconds(ours_read, args.repeats),
-         median_seconds(pokerkit_read, args.repeats), 3),
-    ]  # fmt: skip
+        ("write", *write, 10),
+        ("write from play", play_write[0], play_write[1] * args.hands / playable, 10),
+        ("read + replay", *read, 3),
+    ]
     print(f"{args.hands} hands, {len(text) / 1e6:.2f} MB of PHH, median of {args.repeats} runs")
     print(f"PokerKit replays {agree}/{args.hands} hands to the same final stacks")
-    print(f"(write from play: PokerKit time scaled from the {len(states)} hands it can play)")
+    print(f"(write from play: PokerKit time scaled from the {playable} hands it can play)")
     print(f"{'':<16} {'drawpoker':>12} {'PokerKit':>12} {'ratio':>8} {'target':>8}")
     for name, ours, pk, target in rows:
         ratio = pk / ours
