@@ -187,3 +187,6 @@ def test_cli_convert_pokerstars_text(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert [h.result.stacks for h in again] == [h.result.stacks for h in hands]
     assert main(["convert", str(path), "--to", "pokerstars"]) == 2
     assert "already PokerStars text" in capsys.readouterr().err
+    assert main(["replay", str(path), "--hand", "3", "--json"]) == 0  # text replays too
+    data = json.loads(capsys.readouterr().out)
+    assert [row["stack"] for row in data["seats"]] == [p.stack for p in hands[2].players]

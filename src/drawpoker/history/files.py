@@ -1,11 +1,13 @@
-"""Reading history files: ``.phh`` (one hand) and ``.phhs`` (many), with clear errors."""
+"""Reading history files: ``.phh`` (one hand), ``.phhs`` (many), or PokerStars-style
+text (read into PHH first), with clear errors."""
 
 from __future__ import annotations
 
 from pathlib import Path
 from typing import Any
 
-from drawpoker.history.phh import HistoryError, loads_all
+from drawpoker.history.phh import HistoryError, loads, loads_all, render
+from drawpoker.history.pokerstars_read import is_pokerstars, read_all
 
 
 def read_hands(path: str | Path, number: int | None = None) -> list[tuple[int, dict[str, Any]]]:
@@ -15,7 +17,10 @@ def read_hands(path: str | Path, number: int | None = None) -> list[tuple[int, d
     except OSError as error:
         raise HistoryError(f"{path}: {error.strerror}") from None
     try:
-        hands = loads_all(text)
+        if is_pokerstars(text):
+            hands = [loads(render(r)) for r in read_all(text)]
+        else:
+            hands = loads_all(text)
     except HistoryError as error:
         raise HistoryError(f"{path}: {error}") from None
     numbered = list(enumerate(hands, 1))
