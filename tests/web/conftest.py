@@ -60,7 +60,7 @@ def free_port() -> int:
 
 
 def cash_table(
-    table_id: str, structure: str = "no-limit", seats: int = 6, **extra: Any
+    table_id: str, structure: str = "no-limit", seats: int = 6, blinds: int = 1, **extra: Any
 ) -> dict[str, Any]:
     """A cash table with two quick bots; generous clocks so a test is never rushed."""
     return {
@@ -69,12 +69,12 @@ def cash_table(
         "rules": {
             "preset": "online",
             "structure": structure,
-            "small_blind": 1,
-            "big_blind": 2,
+            "small_blind": blinds,
+            "big_blind": 2 * blinds,
             "max_seats": seats,
         },
-        "min_buy_in": 40,
-        "max_buy_in": 200,
+        "min_buy_in": 40 * blinds,
+        "max_buy_in": 200 * blinds,
         "action_time_s": 30.0,
         "time_bank_s": 10.0,
         "between_hands_s": 1.2,
@@ -88,12 +88,13 @@ def cash_table(
 ROOM = [
     cash_table("desk"),
     cash_table("phone"),
-    cash_table("auto"),
+    cash_table("auto", blinds=2),
     cash_table("history"),
     cash_table("controls"),
     cash_table("lang", structure="fixed-limit"),
     cash_table("reload", structure="pot-limit"),
-    cash_table("shots", seats=8),
+    cash_table("shots", seats=8, blinds=5),
+    cash_table("limit8", structure="fixed-limit", seats=8, blinds=5),
     {
         "id": "italian",
         "name": "Test italian",

@@ -37,6 +37,11 @@ def filter_lobby(page: Any, phone: bool) -> None:
     for i in range(rows.count()):
         assert "No limit" in rows.nth(i).inner_text()
     page.select_option("#filter-structure", "")
+    page.select_option("#filter-stakes", "5/10")
+    page.wait_for_selector('.trow[data-table="desk"]', state="detached")
+    shown = page.eval_on_selector_all(".trow[data-table]", "els => els.map(e => e.dataset.table)")
+    assert sorted(shown) == ["limit8", "shots"]
+    page.select_option("#filter-stakes", "")
     page.select_option("#filter-seats", "6")
     page.wait_for_selector('.trow[data-table="shots"]', state="detached")
     page.select_option("#filter-seats", "")
@@ -186,8 +191,8 @@ def test_newcomer_plays_draw_on_desktop(open_page: Any) -> None:
     page = open_page(DESKTOP)
     page.wait_for_selector(".trow[data-table]")
     filter_lobby(page, phone=False)
-    page.select_option("#filter-structure", "no-limit")
     screenshot(page, "lobby-desktop")
+    page.select_option("#filter-structure", "no-limit")
     join(page, "desk", phone=False)
     progress = play(page, phone=False, shot="table-draw-desktop")
     assert progress.done(), progress

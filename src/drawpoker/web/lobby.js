@@ -66,7 +66,7 @@ export class LobbyView {
       if (this.filters.stakes && r.stakes !== this.filters.stakes) return false;
       if (this.filters.seats && String(r.seats_total) !== this.filters.seats) return false;
       return true;
-    }).sort((a, b) => a.name.localeCompare(b.name));
+    }).sort((a, b) => order(a) - order(b) || a.name.localeCompare(b.name));
   }
 
   renderList() {
@@ -102,6 +102,14 @@ export class LobbyView {
       ));
     }
   }
+}
+
+const STRUCTURES = ["fixed-limit", "pot-limit", "no-limit"];
+
+/** Lobby order: 5 Card Draw first, then by limit, stakes and seats. */
+function order(r) {
+  const big = parseInt(String(r.stakes).split("/").pop(), 10) || 0;
+  return (r.game === "italian" ? 1e9 : 0) + STRUCTURES.indexOf(r.structure) * 1e7 + big * 10 + r.seats_total;
 }
 
 /** A table's name in the current language, from its figures. */
