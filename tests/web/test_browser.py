@@ -5,6 +5,7 @@ Each test has a table of its own (``conftest.ROOM``) with two quick bots.
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -374,6 +375,22 @@ def test_keyboard_chat_top_up_sit_out_and_leave(open_page: Any) -> None:
     page.click("#buyin-submit")
     page.wait_for_selector(".seat.me")
     name = page.locator("#me-name").inner_text()
+
+    # Accessible names: every button, every card, every control.
+    page.wait_for_selector("#my-hand .card")
+    nameless = page.evaluate(
+        """[...document.querySelectorAll('button, a.btn, input, select, .card, .mini-card')]
+        .filter(el => !(el.getAttribute('aria-label') || el.textContent.trim()
+          || el.closest('label') || el.getAttribute('aria-hidden') === 'true'))
+        .map(el => el.outerHTML.slice(0, 80))"""
+    )
+    assert not nameless, nameless
+    labels = page.eval_on_selector_all(
+        "#my-hand .card", "els => els.map(e => e.getAttribute('aria-label'))"
+    )
+    assert all(re.fullmatch(r"(Two|Three|Four|Five|Six|Seven|Eight|Nine|Ten|Jack|Queen|King|Ace)"
+                            r" of (spades|hearts|diamonds|clubs)(, marked for discard)?", label)
+               for label in labels), labels  # fmt: skip
 
     page.click("#side-chat")
     page.fill("#chat-input", "good luck, bots")
