@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import gc
 import json
 import math
 import multiprocessing as mp
@@ -190,6 +191,9 @@ class Generator:
 def _generator_main(
     url: str, tokens: list[tuple[str, str, int]], seconds: float, warmup: float, out: Any
 ) -> None:
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(50_000, 50, 1000)  # as the server: fewer pauses in the measurements
     out.put(asyncio.run(Generator(url, tokens, seconds).run(warmup)))
 
 
