@@ -59,8 +59,11 @@ export function renderFelt(felt, table, { onSit = null, replay = false } = {}) {
     const s = table.seats[seat];
     const p = hand?.players[seat];
     const style = `left:${x}%;top:${y}%`;
+    const dealer = table.button === seat
+      ? h("span", { class: "dealer", title: t("table.dealer"), role: "img", "aria-label": t("table.dealer") }, "D")
+      : null;
     if (!s) {
-      felt.append(h("div", { class: "seat empty", style, dataset: { seat } },
+      felt.append(h("div", { class: "seat empty", style, dataset: { seat } }, dealer,
         onSit && !table.you
           ? h("button", { class: "btn small sit", onclick: () => onSit(seat),
             "aria-label": t("table.sit_at", { n: seat }) }, t("table.sit"))
@@ -98,6 +101,7 @@ export function renderFelt(felt, table, { onSit = null, replay = false } = {}) {
     const label = [s.name, t("seat.stack_of", { n: chips(stack) }), status].filter(Boolean).join(", ");
     felt.append(h("div", { class: classes.join(" "), style, dataset: { seat }, role: "group", "aria-label": label },
       cards,
+      dealer,
       h("div", { class: "seat-plate" },
         h("div", { class: "seat-name" }, s.name, s.bot ? h("span", { class: "tag bot" }, t("seat.bot")) : null),
         h("div", { class: "seat-stack" }, chips(stack), p?.allIn ? h("span", { class: "tag" }, t("seat.all_in")) : null),
@@ -111,11 +115,6 @@ export function renderFelt(felt, table, { onSit = null, replay = false } = {}) {
       felt.append(h("div", { class: "bet", style: `left:${bx}%;top:${by}%`, dataset: { seat } },
         blind && !p.last?.key?.startsWith("act.") ? h("span", { class: "blind" }, t(`blind.${blind.replace(/ /g, "_")}`)) : null,
         chips(p.wager)));
-    }
-    if (table.button === seat) {
-      const [dx, dy] = position(i + 0.32, n, 34, 31);
-      felt.append(h("div", { class: "dealer", style: `left:${dx}%;top:${dy}%`, title: t("table.dealer"),
-        "aria-label": t("table.dealer") }, "D"));
     }
   }
   const center = h("div", { class: "center" });
