@@ -94,3 +94,21 @@ def test_the_client_translates_every_hand_description_the_engine_writes() -> Non
 def test_stand_pat_is_said_the_way_players_say_it(code: str) -> None:
     want = {"en": "Stand Pat", "it": "Servito", "es": "Me planto", "fi": "Pidän kortit"}[code]
     assert load(code)["action.stand_pat"] == want
+
+
+def test_every_error_code_the_server_documents_is_translated() -> None:
+    protocol = (WEB.parents[2] / "docs" / "protocol.md").read_text("utf-8")
+    section = protocol.split("### Error codes", 1)[1].split("##", 1)[0]
+    codes = set(re.findall(r"`(\w+)`", section))
+    assert "illegal_action" in codes
+    english = load("en")
+    parse_errors = {
+        "bad_json",
+        "bad_message",
+        "unknown_type",
+        "bad_field",
+        "too_large",
+        "bad_protocol",
+    }
+    missing = sorted(c for c in codes - parse_errors if f"error.{c}" not in english)
+    assert not missing, missing

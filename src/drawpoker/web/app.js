@@ -3,7 +3,7 @@
 
 import { api, Socket } from "./net.js";
 import { h, clear, chips } from "./dom.js";
-import { LANGUAGES, loadLanguage, language, t } from "./i18n.js";
+import { LANGUAGES, errorText, loadLanguage, language, t } from "./i18n.js";
 import { LobbyView } from "./lobby.js";
 import { TableView } from "./table.js";
 import { HistoryView, HandView } from "./history.js";
@@ -84,7 +84,7 @@ function renderAccount() {
 
 async function dailyTopUp() {
   const { ok, data } = await api("/api/daily-topup", { method: "POST" });
-  if (!ok) return toast(data?.error ?? t("error.generic"), "error");
+  if (!ok) return toast(errorText({ code: "daily_taken", message: data?.error }), "error");
   toast(data.granted ? t("account.granted", { n: chips(data.granted) }) : t("account.not_today"));
   await refreshMe();
 }
@@ -99,8 +99,11 @@ async function logout() {
 async function loginAs(kind, name = "", password = "") {
   const path = { guest: "/api/guest", login: "/api/login", register: "/api/register" }[kind];
   const body = kind === "guest" ? undefined : { name, password };
-  const { ok, data } = await api(path, { method: "POST", body });
-  if (!ok) return data?.error ?? t("error.generic");
+  const { ok, status, data } = await api(path, { method: "POST", body });
+  if (!ok) {
+    const code = { 401: "wrong_password", 429: "too_many_logins" }[status];
+    return errorText({ code, message: data?.error });
+  }
   await refreshMe();
   app.socket.reconnect(); // the websocket authenticates when it connects
   const dialog = document.getElementById("dialog");

@@ -40,6 +40,16 @@ export function tn(key, n, params = {}) {
   return t(`${key}.${n === 1 ? "one" : "other"}`, { n, ...params });
 }
 
+/** A server error in the player's language: by its code, else the server's words. */
+export function errorText(reply) {
+  const key = `error.${reply?.code ?? ""}`;
+  if (reply?.code && (dictionaries[current]?.[key] ?? dictionaries.en?.[key])) {
+    // The server's English message says more (the legal range); keep it in English.
+    return current === "en" && reply.message ? reply.message : t(key);
+  }
+  return reply?.message || t("error.generic");
+}
+
 export function cardName(card) {
   return t("card", { rank: t(`rank.${card[0]}`), suit: t(`suit.${card[1]}`) });
 }

@@ -1,7 +1,7 @@
 // The table: seats, cards, pots, the action bar, pre-actions, the draw, the log and chat.
 
 import { h, clear, chips } from "./dom.js";
-import { t, tn, cardName, handDescription } from "./i18n.js";
+import { t, tn, cardName, errorText, handDescription } from "./i18n.js";
 import { apply, fromSnapshot, pots } from "./state.js";
 import { cardSvg, rankText } from "./cards.js";
 
@@ -189,7 +189,7 @@ export class TableView {
     }
     this.app.socket.send(message).then((reply) => {
       this.subscribed = reply.detail ?? null; // {replayed: n} or {snapshot: true}
-      if (reply.type === "error") this.app.toast(reply.message || t("error.generic"), "error");
+      if (reply.type === "error") this.app.toast(errorText(reply), "error");
     });
   }
 
@@ -252,7 +252,7 @@ export class TableView {
   send(message) {
     return this.app.socket.send({ table: this.id, ...message }).then((reply) => {
       if (reply.type === "error") {
-        this.app.toast(reply.message || t("error.generic"), "error");
+        this.app.toast(errorText(reply), "error");
       }
       return reply;
     });
@@ -385,7 +385,7 @@ export class TableView {
         type: "sit", table: this.id, seat, buy_in: Number(input.value), post: post.checked,
       });
       if (reply.type === "error") {
-        error.textContent = reply.message;
+        error.textContent = errorText(reply);
         return;
       }
       dialog.close("ok");
@@ -418,7 +418,7 @@ export class TableView {
       ev.preventDefault();
       const reply = await this.app.socket.send({ type: "top_up", table: this.id, amount: Number(input.value) });
       if (reply.type === "error") {
-        error.textContent = reply.message;
+        error.textContent = errorText(reply);
         return;
       }
       dialog.close("ok");
