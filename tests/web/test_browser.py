@@ -223,6 +223,9 @@ def replay_a_hand(page: Any) -> None:
     assert page.locator("#replay-step").inner_text() == f"Step 3 of {total}"
     page.click("#replay-end")
     assert page.locator(".replay-felt .winner").count() >= 1
+    me = page.locator("#me-name").inner_text()
+    assert page.locator(f".replay-felt .seat-name:has-text('{me} (you)')").count() == 1
+    assert page.locator(".replay-felt .seat-name:has-text('bot-desk-')").count() == 2
     for link in ("#download-ps", "#download-phh"):
         href = page.locator(link).get_attribute("href")
         response = page.request.get(page.url.split("#")[0].rstrip("/") + href)

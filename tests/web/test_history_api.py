@@ -95,8 +95,13 @@ def test_a_player_downloads_and_verifies_their_hands(
     assert revealed == [data["_seed"]]
     assert detail["commitment"] == data["_commitment"]
 
+    seats = httpx.get(f"{server.url}/api/hands/{hand_id}/seats", cookies=cookies, timeout=10)
+    assert seats.json()["you"] == 4
+    assert seats.json()["names"]["4"] == guest["name"]
+    assert len(seats.json()["names"]) == 3
 
-@pytest.mark.parametrize("path", ["pokerstars", "phh", "verify"])
+
+@pytest.mark.parametrize("path", ["pokerstars", "phh", "verify", "seats"])
 def test_only_players_of_the_hand_may_download_it(
     server: Any, played: tuple[dict[str, Any], list[str]], path: str
 ) -> None:

@@ -7,7 +7,8 @@ was dealt into:
 - ``GET /api/hands/{hand}/pokerstars``: PokerStars-style text as that player saw it;
 - ``GET /api/hands/{hand}/phh``: the PHH document (the revealed seed included);
 - ``GET /api/hands/{hand}/verify``: the seed checked against the commitment and
-  the whole deal re-derived from the seed (``drawpoker.history.verify``).
+  the whole deal re-derived from the seed (``drawpoker.history.verify``);
+- ``GET /api/hands/{hand}/seats``: who sat where (the replayer shows names).
 
 The hand is rebuilt by replaying its stored events through the engine with the
 stored seed, so the files say exactly what the table did.
@@ -192,8 +193,32 @@ async def verify_deal(request: Request) -> Response:
     )
 
 
+def _seats(c: Connection, hand_id: str, account_id: int) -> dict[str, Any]:
+    row = c.execute(select(hands.c.players, hands.c.table_id).where(hands.c.id == hand_id)).first()
+    if row is None:
+        raise HandMissing(404, "no such hand")
+    players = json.loads(row[0])
+    seat_of = {int(a): int(s) for s, (a, _) in players.items()}
+    if account_id not in seat_of:
+        raise HandMissing(403, "you were not dealt into this hand")
+    rows = c.execute(select(accounts.c.id, accounts.c.name).where(accounts.c.id.in_(seat_of)))
+    names = {str(seat_of[int(i)]): str(n) for i, n in rows}
+    return {"hand": hand_id, "table": row[1], "you": seat_of[account_id], "names": names}
+
+
+async def seats_of_hand(request: Request) -> Response:
+    """Who sat where in a hand I played: ``{"you": 3, "names": {"1": "ann", …}}``."""
+    from drawpoker.server.app import _require
+
+    account: Account = await _require(request)
+    room = request.app.state.room
+    data = await room.store.run(_seats, request.path_params["hand"], account.id)
+    return JSONResponse(data)
+
+
 def routes() -> list[BaseRoute]:
     return [
+        Route("/api/hands/{hand}/seats", _guard(seats_of_hand)),
         Route("/api/hands/{hand}/pokerstars", _guard(pokerstars_text)),
         Route("/api/hands/{hand}/phh", _guard(phh_text)),
         Route("/api/hands/{hand}/verify", _guard(verify_deal)),

@@ -92,6 +92,9 @@ export class HandView {
     this.commitment = ok ? data.commitment : "";
     const mine = this.events.find((e) => e.type === "CardsReceived");
     this.me = mine ? mine.seat : null;
+    const seats = ok ? await api(`/api/hands/${encodeURIComponent(this.id)}/seats`) : null;
+    this.names = seats?.ok ? seats.data.names : {};
+    if (seats?.ok) this.me = seats.data.you;
     this.step = this.events.length;
     this.render();
   }
@@ -123,7 +126,11 @@ export class HandView {
       el.append(h("p", { class: "error" }, this.error));
       return;
     }
-    const nameOf = (seat) => (seat === this.me ? t("replay.you", { n: seat }) : t("seat.number", { n: seat }));
+    const nameOf = (seat) => {
+      const name = this.names?.[seat];
+      if (seat === this.me) return name ? t("replay.you_named", { name }) : t("replay.you", { n: seat });
+      return name || t("seat.number", { n: seat });
+    };
     const table = replayTo(this.events, this.step, this.me, nameOf);
     table.maxSeats = Math.max(2, ...Object.keys(table.seats).map(Number));
     const felt = h("div", { class: "felt replay-felt", role: "region", "aria-label": t("replay.table") });
