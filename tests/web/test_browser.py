@@ -290,6 +290,7 @@ def test_language_switch_to_italian(open_page: Any) -> None:
             for selector in ("#fold", "#check", "#call"):
                 if page.locator(selector).count():
                     betting.add(page.locator(selector).inner_text().split(" ")[0])
+            assert page.title().startswith("● Tocca a te"), page.title()
             page.click("#check" if page.locator("#check").count() else "#call")
         page.wait_for_timeout(150)
     assert drawing == {"Servito", "Cambia 0 carte"}, drawing

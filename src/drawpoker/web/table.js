@@ -175,6 +175,7 @@ export class TableView {
   destroy() {
     document.removeEventListener("keydown", this.keys);
     clearInterval(this.ticker);
+    document.title = t("app.title");
     this.app.socket.send({ type: "unsubscribe", table: this.id });
   }
 
@@ -485,6 +486,8 @@ export class TableView {
     this.renderHand();
     this.renderActions();
     this.renderSide();
+    const mine = Boolean(this.myLegal());
+    document.title = mine ? `● ${t("title.your_turn")} — ${table.name}` : `${table.name} — drawpoker`;
     if (table.notice) {
       this.app.toast(t(table.notice.key, { text: table.notice.text ?? "" }));
       table.notice = null;
