@@ -15,22 +15,31 @@ from drawpoker.hand import Hand
 from drawpoker.rules import Rules
 
 
-def random_action(legal: LegalActions, rng: random.Random, timeout_rate: float = 0.0) -> Action:
-    """A uniformly random choice among fold, check or call, and a bet of a random size;
-    in the draw, a random number of random cards."""
+def random_action(
+    legal: LegalActions, rng: random.Random, *, timeout_rate: float = 0.0, big_draws: bool = False
+) -> Action:
+    """A random legal action: check or call three times as often as a fold (when facing
+    a bet) or a bet, whose size leans to the minimum and the maximum; in the draw a
+    random number of random cards (``big_draws``: three to five, for reshuffles)."""
     seat = legal.seat
     if timeout_rate and rng.random() < timeout_rate:
         return Action.timeout(seat)
     if legal.draw:
-        count = rng.randint(0, legal.max_discard)
+        counts = BIG_DRAWS if big_draws else DRAWS
+        count = min(rng.choice(counts), legal.max_discard)
         return Action.draw(seat, tuple(rng.sample(legal.hand, count)))
-    choices = []
+    options: list[Action] = []
     if legal.fold and not legal.check:
-        choices.append(Action.fold(seat))
-    choices.append(Action.check(seat) if legal.check else Action.call(seat))
+        options.append(Action.fold(seat))
+    options += [Action.check(seat) if legal.check else Action.call(seat)] * 3
     if legal.max_to:
-        choices.append(Action.bet(seat, rng.randint(legal.min_to, legal.max_to)))
-    return rng.choice(choices)
+        low, high = legal.min_to, legal.max_to
+        options.append(Action.bet(seat, rng.choice((low, low, high, rng.randint(low, high)))))
+    return rng.choice(options)
+
+
+DRAWS = (0, 0, 1, 2, 3, 3, 4, 5)
+BIG_DRAWS = (3, 4, 5, 5, 5)
 
 
 @dataclass
@@ -70,7 +79,7 @@ def simulate(
         if check_invariants:
             hand.check_invariants()
         while (legal := hand.legal_actions()) is not None:
-            action = random_action(legal, rng, timeout_rate)
+            action = random_action(legal, rng, timeout_rate=timeout_rate)
             summary.timeouts += action.kind == "timeout"
             hand.act(action)
             summary.actions += 1

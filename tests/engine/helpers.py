@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import random
 from collections.abc import Iterable
 
 from drawpoker.actions import Action, ActionKind, LegalActions
@@ -10,6 +9,7 @@ from drawpoker.deck import Deck
 from drawpoker.events import Event
 from drawpoker.hand import Hand
 from drawpoker.rules import Rules
+from drawpoker.simulate import random_action
 
 FL = Rules.online(structure="fixed-limit", small_blind=1, big_blind=2, max_seats=8)
 NL = Rules.online(structure="no-limit", small_blind=1, big_blind=2, max_seats=8)
@@ -46,26 +46,6 @@ def legal_of(hand: Hand) -> LegalActions:
     legal = hand.legal_actions()
     assert legal is not None, "the hand is over"
     return legal
-
-
-def random_action(legal: LegalActions, rng: random.Random, timeout_rate: float = 0.02) -> Action:
-    seat = legal.seat
-    if rng.random() < timeout_rate:
-        return Action.timeout(seat)
-    if legal.draw:
-        k = rng.choice((0, 0, 1, 2, 3, 3, 4, 5))
-        return Action.draw(seat, tuple(rng.sample(legal.hand, min(k, legal.max_discard))))
-    options: list[Action] = []
-    if legal.fold and not legal.check:
-        options.append(Action.fold(seat))
-    if legal.check:
-        options += [Action.check(seat)] * 2
-    if legal.call:
-        options += [Action.call(seat)] * 2
-    if legal.max_to:
-        low, high = legal.min_to, legal.max_to
-        options.append(Action.bet(seat, rng.choice((low, high, rng.randint(low, high)))))
-    return rng.choice(options)
 
 
 def kinds(events: Iterable[Event]) -> list[str]:

@@ -78,7 +78,7 @@ def test_random_play_keeps_every_invariant(
             break
         assert legal.draw or legal.fold or legal.check or legal.call or legal.max_to
         assert legal.seat == hand.to_act
-        hand.act(random_action(legal, rng))
+        hand.act(random_action(legal, rng, timeout_rate=0.02))
         hand.check_invariants()
     assert hand.is_over
     check_event_stream(hand.events, first_seq)

@@ -9,36 +9,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from drawpoker.actions import Action, LegalActions
 from drawpoker.hand import Hand
 from drawpoker.rules import Rules
+from drawpoker.simulate import random_action
 
 if TYPE_CHECKING:
     import random
-
-
-def random_action(
-    legal: LegalActions, rng: random.Random, *, timeout_rate: float = 0.02, big_draws: bool = False
-) -> Action:
-    """A random legal action; ``big_draws`` favours discarding many cards (reshuffles)."""
-    seat = legal.seat
-    if rng.random() < timeout_rate:
-        return Action.timeout(seat)
-    if legal.draw:
-        choices = (3, 4, 5, 5, 5) if big_draws else (0, 0, 1, 2, 3, 3, 4, 5)
-        k = min(rng.choice(choices), legal.max_discard)
-        return Action.draw(seat, tuple(rng.sample(legal.hand, k)))
-    options: list[Action] = []
-    if legal.fold and not legal.check:
-        options.append(Action.fold(seat))
-    if legal.check:
-        options += [Action.check(seat)] * 3
-    if legal.call:
-        options += [Action.call(seat)] * 3
-    if legal.max_to:
-        low, high = legal.min_to, legal.max_to
-        options.append(Action.bet(seat, rng.choice((low, low, high, rng.randint(low, high)))))
-    return rng.choice(options)
 
 
 def random_hand(
