@@ -31,7 +31,6 @@ import time
 from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from fractions import Fraction
 from typing import Any, Protocol
 
 from sqlalchemy import Connection, select
@@ -61,7 +60,9 @@ from drawpoker.rules import Rules
 from drawpoker.server import ledger, protocol
 from drawpoker.server.auth import Account
 from drawpoker.server.housebot import HouseBot, Policy
+from drawpoker.server.recovery import cancel_unfinished as cancel_unfinished
 from drawpoker.server.store import Store, accounts, hand_players, hands, seats, tables
+from drawpoker.server.tableconfig import TableConfig as TableConfig
 
 log = logging.getLogger("drawpoker.server.actor")
 LOG_SIZE = 4000
@@ -81,45 +82,6 @@ class Conn(Protocol):
     account: Account | None
 
     def send(self, text: str) -> None: ...
-
-
-@dataclass(frozen=True, slots=True)
-class TableConfig:
-    id: str
-    name: str
-    rules: dict[str, Any]  # Rules.online/italian keyword arguments, "preset" included
-    min_buy_in: int
-    max_buy_in: int
-    action_time_s: float = 15.0
-    time_bank_s: float = 30.0
-    disconnect_grace_s: float = 60.0
-    sit_out_leave_s: float = 600.0
-    between_hands_s: float = 2.0
-    bots: int = 0
-    bot_think_s: tuple[float, float] = (0.5, 1.5)
-    bot_kinds: tuple[str, ...] = ("house",)  # names in drawpoker.bots, or "house"
-    kind: str = "cash"
-
-    def build_rules(self) -> Rules:
-        args = dict(self.rules)
-        preset = args.pop("preset", "online")
-        if "rake_percent" in args:
-            args["rake_percent"] = Fraction(str(args["rake_percent"]))
-        if "rake_caps" in args:
-            args["rake_caps"] = tuple(tuple(c) for c in args["rake_caps"])
-        return Rules.italian(**args) if preset == "italian" else Rules.online(**args)
-
-    def to_json(self) -> str:
-        data = {k: getattr(self, k) for k in self.__dataclass_fields__}
-        return json.dumps(data)
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> TableConfig:
-        data = dict(data)
-        for key in ("bot_think_s", "bot_kinds"):
-            if key in data:
-                data[key] = tuple(data[key])
-        return cls(**data)
 
 
 @dataclass(slots=True)
@@ -1033,29 +995,3 @@ def _cards(texts: list[str]) -> tuple[int, ...]:
         return tuple(parse_cards(texts))
     except (InvalidCards, InvalidAction) as error:
         raise TableError("bad_cards", str(error)) from None
-
-
-def cancel_unfinished(conn: Connection) -> list[dict[str, Any]]:
-    """Start-up: cancel every hand left running by a crash. No chip moved in the
-    ledger during the hand, so each seat's stack is already what it was before
-    the hand (every wagered chip back to its seat); record that."""
-    cancelled = []
-    for hand_id, players_json in conn.execute(
-        select(hands.c.id, hands.c.players).where(hands.c.status == "running")
-    ).all():
-        players = json.loads(players_json)
-        returned = {seat: stack for seat, (_, stack) in players.items()}
-        conn.execute(
-            hands.update()
-            .where(hands.c.id == hand_id)
-            .values(status="cancelled", ended_at=time.time())
-        )
-        ledger.post(
-            conn,
-            "hand-cancelled",
-            [],
-            ref=hand_id,
-            memo={"reason": "server restart", "stacks_restored": returned},
-        )
-        cancelled.append({"hand_id": hand_id, "stacks": returned})
-    return cancelled
