@@ -98,13 +98,16 @@ def mark_two(page: Any, phone: bool) -> list[str] | None:
     for selector, state in ((first, "true"), (first, "false"), (first, "true"), (fourth, "true")):
         if page.locator(f"{selector}:not([disabled])").count() == 0:
             return None
-        press(page, selector, phone)
-        try:
-            page.wait_for_selector(f'{selector}[aria-pressed="{state}"]', timeout=3000)
-        except PlaywrightTimeout:
-            if page.locator(f"{selector}:not([disabled])").count() == 0:
-                return None
-            raise
+        for attempt in range(3):
+            press(page, selector, phone)
+            try:
+                page.wait_for_selector(f'{selector}[aria-pressed="{state}"]', timeout=2000)
+                break
+            except PlaywrightTimeout:
+                if page.locator(f"{selector}:not([disabled])").count() == 0:
+                    return None
+                if attempt == 2:
+                    raise
     chosen = marked(page)
     assert len(chosen) == 2
     return chosen

@@ -176,7 +176,9 @@ export class TableView {
     document.removeEventListener("keydown", this.keys);
     clearInterval(this.ticker);
     document.title = t("app.title");
-    this.app.socket.send({ type: "unsubscribe", table: this.id });
+    // A seated player keeps watching (the server would count them away); a
+    // spectator stops.
+    if (!this.table?.you) this.app.socket.send({ type: "unsubscribe", table: this.id });
   }
 
   // ------------------------------------------------------------- network
@@ -496,6 +498,8 @@ export class TableView {
   }
 
   build() {
+    this.actionKey = "";
+    this.handKey = "";
     const el = clear(this.el);
     el.append(
       h("div", { class: "table-bar" },
@@ -528,9 +532,14 @@ export class TableView {
   }
 
   renderHand() {
-    const box = clear(this.el.querySelector("#my-hand"));
     const table = this.table;
     const p = this.mine();
+    // Rebuild only when something shown changes, so a tap is never lost to a redraw.
+    const key = JSON.stringify([table.you, p?.cards, p?.folded, p?.shown, p?.fresh, [...this.marks],
+      this.canMark(), document.documentElement.lang, table.maxSeats, Object.keys(table.seats).length]);
+    if (key === this.handKey) return;
+    this.handKey = key;
+    const box = clear(this.el.querySelector("#my-hand"));
     box.setAttribute("aria-label", t("table.your_cards"));
     if (!table.you) {
       box.append(h("div", { class: "hint" }, t("table.spectating")),
