@@ -240,6 +240,9 @@ def replay_a_hand(page: Any) -> None:
     assert "equals the commitment" in verdict.inner_text()
     assert "deals exactly" in verdict.inner_text()
     screenshot(page, "replay-desktop")
+    # Back in the lobby, the table I sit at is one click away.
+    page.click("#nav-lobby")
+    page.wait_for_selector('#my-tables a[href="#/table/desk"]')
 
 
 def test_newcomer_plays_draw_on_a_phone(open_page: Any) -> None:

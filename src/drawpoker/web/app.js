@@ -58,6 +58,7 @@ async function refreshMe() {
   const { ok, data } = await api("/api/session");
   app.me = ok && data.id ? data : null;
   renderAccount();
+  if (app.view instanceof LobbyView) app.view.render(); // "your tables"
   return app.me;
 }
 app.refreshMe = refreshMe;

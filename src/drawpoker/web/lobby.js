@@ -42,8 +42,16 @@ export class LobbyView {
       role: "tab", id: `tab-${kind}`, class: "tab", "aria-selected": String(this.kind === kind),
       onclick: () => { this.kind = kind; this.save(); this.render(); },
     }, t(`lobby.tab.${kind}`));
+    const seated = Object.keys(this.app.me?.stacks ?? {});
     el.append(
       h("h1", { id: "lobby-title", class: "sr-only" }, t("nav.lobby")),
+      seated.length ? h("nav", { class: "my-tables", id: "my-tables", "aria-label": t("lobby.my_tables") },
+        h("span", {}, t("lobby.my_tables")),
+        seated.map((id) => {
+          const row = this.app.lobbyRows.get(id);
+          return h("a", { class: "btn small primary", href: `#/table/${encodeURIComponent(id)}` },
+            row ? tableName(row) : id, " · ", chips(this.app.me.stacks[id]));
+        })) : null,
       h("div", { class: "tabs", role: "tablist" }, tab("cash"), tab("tournament")),
       h("div", { class: "filters", role: "group", "aria-label": t("lobby.filters") },
         this.select("game", [["", t("lobby.all")], ["draw", t("game.draw")], ["italian", t("game.italian")]]),
