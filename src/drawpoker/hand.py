@@ -441,53 +441,48 @@ class Hand:
 
     def validate(self, action: Action) -> None:
         """Raise ``IllegalAction`` if ``action`` may not be applied now; change nothing."""
+        refusal = self._refusal(action)
+        if refusal is not None:
+            raise IllegalAction(f"seat {action.seat} ({self.street}){refusal}")
+
+    def _refusal(self, action: Action) -> str | None:
+        """Why ``action`` is refused (to follow "seat N (street)"), or None."""
         legal = self.legal_actions()
-        where = f"seat {action.seat} ({self.street})"
         if legal is None:
-            raise IllegalAction(f"{where}: the hand is over")
+            return ": the hand is over"
         if action.seat != legal.seat:
             if action.seat not in self._by_seat:
-                raise IllegalAction(f"seat {action.seat} is not dealt into this hand")
-            raise IllegalAction(f"{where}: not your turn, seat {legal.seat} is to act")
+                return ": not dealt into this hand"
+            return f": not your turn, seat {legal.seat} is to act"
         kind = action.kind
         if kind is ActionKind.TIMEOUT:
-            return
+            return None
         if legal.draw:
             if kind is not ActionKind.DRAW:
-                raise IllegalAction(f"{where}: it is the draw; {legal.describe()}, not {kind}")
+                return f": it is the draw; {legal.describe()}, not {kind}"
             if len(action.cards) > legal.max_discard:
-                raise IllegalAction(
-                    f"{where}: may discard at most {legal.max_discard} cards, "
-                    f"not {len(action.cards)}"
-                )
-            held = set(legal.hand)
-            missing = [c for c in action.cards if c not in held]
+                return f": may discard at most {legal.max_discard} cards, not {len(action.cards)}"
+            missing = [c for c in action.cards if c not in legal.hand]
             if missing:
-                raise IllegalAction(f"{where}: does not hold {format_cards(missing)}")
-            return
+                return f": does not hold {format_cards(missing)}"
+            return None
         if kind is ActionKind.DRAW:
-            raise IllegalAction(f"{where}: no drawing now; may {legal.describe()}")
+            return f": no drawing now; may {legal.describe()}"
         if kind is ActionKind.FOLD and not legal.fold:
-            raise IllegalAction(f"{where}: nobody has opened, pass or open; may {legal.describe()}")
+            return f": nobody has opened, pass or open; may {legal.describe()}"
         if kind is ActionKind.CHECK and not legal.check:
-            raise IllegalAction(f"{where}: cannot check facing a bet; may {legal.describe()}")
+            return f": cannot check facing a bet; may {legal.describe()}"
         if kind is ActionKind.CALL and not legal.call:
-            raise IllegalAction(f"{where}: nothing to call; may {legal.describe()}")
+            return f": nothing to call; may {legal.describe()}"
         if kind is ActionKind.BET:
-            label = legal.bet_label or "bet"
             if not legal.max_to:
-                raise IllegalAction(f"{where}: may not bet or raise now; may {legal.describe()}")
+                return f": may not bet or raise now; may {legal.describe()}"
             if not legal.min_to <= action.amount <= legal.max_to:
-                span = (
-                    f"{legal.min_to}"
-                    if legal.min_to == legal.max_to
-                    else f"{legal.min_to}–{legal.max_to}"
-                )
-                to = "" if label in ("bet", "open") else " to"
-                raise IllegalAction(
-                    f"seat {action.seat} ({self.street}) may {label}{to} {span}, "
-                    f"not {action.amount}"
-                )
+                low, high = legal.min_to, legal.max_to
+                span = f"{low}" if low == high else f"{low}–{high}"
+                to = "" if legal.bet_label in ("bet", "open") else " to"
+                return f" may {legal.bet_label}{to} {span}, not {action.amount}"
+        return None
 
     def act(self, action: Action) -> list[Event]:
         """Apply a legal action; return the events it caused."""

@@ -611,7 +611,7 @@ def test_illegal_actions_name_seat_street_and_range_and_change_nothing() -> None
         hand.act(Action.call(6))
     with pytest.raises(IllegalAction, match="cannot check facing a bet"):
         hand.act(Action.check(5))
-    with pytest.raises(IllegalAction, match="seat 8 is not dealt into this hand"):
+    with pytest.raises(IllegalAction, match=r"seat 8 \(pre-draw\): not dealt into this hand"):
         hand.act(Action.fold(8))
     assert hand.view() == before
     assert isinstance(IllegalAction("x"), ValueError)
