@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Any
 
-from drawpoker.cards import parse_cards
+from drawpoker.cards import format_cards, parse_cards
 from drawpoker.errors import InvalidAction
 from drawpoker.events import Street
 
@@ -103,6 +104,23 @@ class LegalActions:
     draw: bool = False
     max_discard: int = 0
     hand: tuple[int, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON-ready data (cards as text)."""
+        return {
+            "seat": self.seat,
+            "street": str(self.street),
+            "fold": self.fold,
+            "check": self.check,
+            "call": self.call,
+            "call_all_in": self.call_all_in,
+            "min_to": self.min_to,
+            "max_to": self.max_to,
+            "bet_label": self.bet_label,
+            "draw": self.draw,
+            "max_discard": self.max_discard,
+            "hand": format_cards(self.hand).split() if self.hand else [],
+        }
 
     @property
     def can_bet(self) -> bool:

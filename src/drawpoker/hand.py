@@ -981,6 +981,8 @@ class Hand:
             "highest": self._highest,
             "stub": len(self.deck),
             "seats": seats,
-            "legal": None if legal is None or viewer not in (SERVER, legal.seat) else legal,
+            "legal": None
+            if legal is None or viewer not in (SERVER, legal.seat)
+            else legal.to_dict(),
             "next_seq": self._seq,
         }

@@ -281,8 +281,6 @@ class TableActor:
             if viewer != EVERYONE and self.hand_accounts.get(viewer) != account_id:
                 viewer = EVERYONE
             hand_view = hand.view(viewer)
-            legal = hand_view.get("legal")
-            hand_view["legal"] = protocol.legal_dict(legal) if legal is not None else None
             hand_view["commitment"] = commitment(hand.seed) if hand.seed else ""
             hand_view["clock_s"] = max(0.0, round(self.turn_deadline - time.monotonic(), 1))
         return {
@@ -719,7 +717,7 @@ class TableActor:
             "Turn", seat=legal.seat, street=str(legal.street), clock_s=clock, hand_id=hand.hand_id
         )
         self._table_event(
-            "Legal", audience=s.account.id, hand_id=hand.hand_id, legal=protocol.legal_dict(legal)
+            "Legal", audience=s.account.id, hand_id=hand.hand_id, legal=legal.to_dict()
         )
         if s.bot is not None:
             lo, hi = self.config.bot_think_s

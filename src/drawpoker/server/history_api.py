@@ -27,6 +27,7 @@ from starlette.routing import BaseRoute, Route
 
 from drawpoker.actions import Action
 from drawpoker.errors import DrawPokerError
+from drawpoker.events import PostKind
 from drawpoker.hand import Hand
 from drawpoker.history import phh, pokerstars
 from drawpoker.history.info import HandInfo
@@ -62,17 +63,29 @@ def _action(event: dict[str, Any]) -> Action | None:
     return None
 
 
+_ROOM_POSTS = (PostKind.SMALL_BLIND, PostKind.BIG_BLIND, PostKind.DEAD_SMALL_BLIND)
+
+
 def rebuild(
     config: dict[str, Any], players: dict[str, Any], events: list[dict[str, Any]], seed: bytes
 ) -> Hand:
     """Replay a stored hand through the engine from its seed and recorded actions."""
     started = next(e for e in events if e["type"] == "HandStarted")
     stacks = {int(seat): int(stack) for seat, (_, stack) in players.items()}
+    rules = TableConfig.from_dict(config).build_rules()
+    # The blinds the room chose (dead button, a newcomer's or a returning player's
+    # posts); antes and the invito follow from the rules.
+    posts = [
+        (int(e["seat"]), PostKind(e["kind"]), int(e["amount"]))
+        for e in events
+        if e["type"] == "Posted" and PostKind(e["kind"]) in _ROOM_POSTS
+    ]
     hand = Hand(
-        TableConfig.from_dict(config).build_rules(),
+        rules,
         stacks,
         int(started["button"]),
         seed=seed,
+        posts=None if rules.is_italian else posts,
         carried_pot=int(started["carried_pot"]),
         hand_id=str(started["hand_id"]),
         first_seq=int(started["seq"]),

@@ -23,7 +23,6 @@ from pydantic import (
     ValidationError,
 )
 
-from drawpoker.actions import LegalActions
 from drawpoker.cards import format_cards
 from drawpoker.events import Event
 
@@ -232,23 +231,6 @@ def event_dict(event: Event) -> dict[str, Any]:
             value = [list(v) if isinstance(v, tuple) else v for v in value]
         out[name] = value
     return out
-
-
-def legal_dict(legal: LegalActions) -> dict[str, Any]:
-    return {
-        "seat": legal.seat,
-        "street": str(legal.street),
-        "fold": legal.fold,
-        "check": legal.check,
-        "call": legal.call,
-        "call_all_in": legal.call_all_in,
-        "min_to": legal.min_to,
-        "max_to": legal.max_to,
-        "bet_label": legal.bet_label,
-        "draw": legal.draw,
-        "max_discard": legal.max_discard,
-        "hand": format_cards(legal.hand).split() if legal.hand else [],
-    }
 
 
 # --------------------------------------------------------------- server shapes
