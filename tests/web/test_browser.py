@@ -312,9 +312,12 @@ def test_reload_mid_hand_restores_the_table(open_page: Any) -> None:
     page = open_page(DESKTOP)
     page.wait_for_selector(".trow[data-table]")
     join(page, "reload", phone=False)
-    page.wait_for_selector('.felt[data-street="pre-draw"] ~ #my-hand .card:not([disabled])')
-    hand = page.locator(".felt").get_attribute("data-hand")
-    chosen = mark_two(page, phone=False)
+    chosen = None
+    deadline = time.monotonic() + 40
+    while chosen is None and time.monotonic() < deadline:  # the hand may end at once
+        page.wait_for_selector('.felt[data-street="pre-draw"] ~ #my-hand .card:not([disabled])')
+        hand = page.locator(".felt").get_attribute("data-hand")
+        chosen = mark_two(page, phone=False)
     assert chosen is not None
     cards = my_cards(page)
     name = page.locator(".seat.me .seat-name").inner_text()
