@@ -10,7 +10,7 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from drawpoker.actions import Action, LegalActions
+from drawpoker.actions import Action, ActionKind, LegalActions
 from drawpoker.hand import Hand
 from drawpoker.rules import Rules
 
@@ -28,16 +28,23 @@ def random_action(
         counts = BIG_DRAWS if big_draws else DRAWS
         count = min(rng.choice(counts), legal.max_discard)
         return Action.draw(seat, tuple(rng.sample(legal.hand, count)))
-    options: list[Action] = []
-    if legal.fold and not legal.check:
-        options.append(Action.fold(seat))
-    options += [Action.check(seat) if legal.check else Action.call(seat)] * 3
+    kinds: tuple[ActionKind, ...] = _FOLD_OR_PASS if legal.fold and not legal.check else _PASS
+    amount = 0
     if legal.max_to:
         low, high = legal.min_to, legal.max_to
-        options.append(Action.bet(seat, rng.choice((low, low, high, rng.randint(low, high)))))
-    return rng.choice(options)
+        amount = rng.choice((low, low, high, rng.randint(low, high)))
+        kinds = kinds + _BET
+    kind = rng.choice(kinds)
+    if kind is ActionKind.BET:
+        return Action(seat, kind, amount)
+    if kind is ActionKind.CALL and legal.check:
+        kind = ActionKind.CHECK
+    return Action(seat, kind)
 
 
+_PASS = (ActionKind.CALL,) * 3  # check or call
+_FOLD_OR_PASS = (ActionKind.FOLD, *_PASS)
+_BET = (ActionKind.BET,)
 DRAWS = (0, 0, 1, 2, 3, 3, 4, 5)
 BIG_DRAWS = (3, 4, 5, 5, 5)
 
