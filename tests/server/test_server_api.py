@@ -205,3 +205,59 @@ async def _reconnect_and_preactions(server: Server) -> None:
         if e["type"] in ("CardsReceived", "DiscardedCards"):
             assert e["seat"] == 1
     await asyncio.gather(*(c.close() for c in (a, b, watcher, again, first)))
+
+
+def test_a_held_draw_survives_betting_actions(tmp_path: Path, database: str | None) -> None:
+    """R25: a draw set during the first round is carried out at the player's draw
+    turn, even though the player called and set a betting pre-action meanwhile."""
+    server = Server(tmp_path, database, [table("hu", seats=2, action_time=30.0)]).start()
+    try:
+        asyncio.run(_held_draw(server))
+    finally:
+        server.stop()
+
+
+async def _held_draw(server: Server) -> None:
+    ga, gb = server.guest(), server.guest()
+    a = await Client(server, ga["token"], "a").connect()
+    b = await Client(server, gb["token"], "b").connect()
+    for client, seat in ((a, 1), (b, 2)):
+        reply = await client.request({"type": "sit", "table": "hu", "seat": seat, "buy_in": 100})
+        assert reply["type"] == "ok", reply
+    turn = await a.wait(lambda f: f["type"] == "event" and f["event"]["type"] == "Turn")
+    hand_id = turn["event"]["hand_id"]
+    button_seat = turn["event"]["seat"]  # heads-up the button acts first, draws last
+    button, big_blind = (a, b) if button_seat == 1 else (b, a)
+    dealt = await button.wait(
+        lambda f: (
+            f["type"] == "event"
+            and f["event"]["type"] == "CardsReceived"
+            and f["event"]["seat"] == button_seat
+        )
+    )
+    throw = dealt["event"]["cards"][:2]
+    base = {"table": "hu", "hand_id": hand_id}
+    held = await button.request({"type": "pre_action", **base, "pre": "draw", "discard": throw})
+    assert held["type"] == "ok", held
+    await button.wait(lambda f: f["type"] == "event" and f["event"]["type"] == "Legal")
+    called = await button.request({"type": "act", **base, "action_id": "b1", "action": "call"})
+    assert called["type"] == "ok", called
+    await big_blind.wait(lambda f: f["type"] == "event" and f["event"]["type"] == "Legal")
+    checked = await big_blind.request({"type": "act", **base, "action_id": "c1", "action": "check"})
+    assert checked["type"] == "ok", checked
+    await big_blind.wait(
+        lambda f: (
+            f["type"] == "event" and f["event"]["type"] == "Turn" and f["event"]["street"] == "draw"
+        )
+    )
+    pat = await big_blind.request({"type": "draw", **base, "action_id": "c2", "discard": []})
+    assert pat["type"] == "ok", pat
+    thrown = await button.wait(
+        lambda f: (
+            f["type"] == "event"
+            and f["event"]["type"] == "DiscardedCards"
+            and f["event"]["seat"] == button_seat
+        )
+    )
+    assert thrown["event"]["cards"] == throw  # carried out without a click
+    await asyncio.gather(a.close(), b.close())

@@ -102,7 +102,8 @@ class SeatState:
     bot: Policy | None = None
     connections: int = 0
     time_bank: float = 0.0
-    pre: PreAct | None = None
+    pre: PreAct | None = None  # a betting pre-action (check/fold, check, call any)
+    pre_draw: PreAct | None = None  # a draw held for the player's draw turn (R25)
     action_ids: deque[str] = field(default_factory=lambda: deque(maxlen=256))
     away_since: float | None = None  # disconnected since (monotonic)
     out_since: float | None = None  # sitting out since (monotonic)
@@ -294,9 +295,7 @@ class TableActor:
             "button": self.table.button,
             "carried_pot": self.table.carried_pot,
             "you": None if me is None else me.seat,
-            "pre_action": None
-            if me is None or me.pre is None
-            else {"pre": me.pre.kind, "discard": format_cards(me.pre.cards).split()},
+            "pre_action": _pre_dict(me),
             "seats": [self._seat_public(s) for s in sorted(self.seats.values(), key=_seat_no)],
             "hand": hand_view,
         }
@@ -597,7 +596,7 @@ class TableActor:
 
     async def leave(self, conn: Conn) -> dict[str, Any]:
         s = self._need_seat(conn)
-        s.pre = None
+        s.pre = s.pre_draw = None
         in_hand = self._in_hand(s)
         await self._publish_and_settle(self.table.leave(s.seat, time.monotonic()))
         return {"leaving": True} if in_hand else {"left": True}
@@ -671,7 +670,7 @@ class TableActor:
 
         await self.store.run(txn)
         for s in self.seats.values():
-            s.pre = None
+            s.pre = s.pre_draw = None
         await self._publish_and_settle(events)
 
     async def _publish_and_settle(self, events: list[Event]) -> None:
@@ -737,21 +736,17 @@ class TableActor:
                     await self._bot_rebuy(s)
 
     def _pre_action_for(self, s: SeatState, hand: Hand) -> Action | None:
-        pre = s.pre
-        if pre is None:
-            return None
         legal = hand.legal_actions()
         assert legal is not None
+        pre = s.pre_draw if legal.draw else s.pre
+        if pre is None:
+            return None  # a held draw waits for the draw, betting pre-actions for betting
         chosen: Action | None = None
-        if pre.kind == "draw":
-            if not legal.draw:
-                return None  # waits for the draw
-            s.pre = None
+        if legal.draw:
+            s.pre_draw = None
             if all(c in legal.hand for c in pre.cards):
                 chosen = Action.draw(s.seat, pre.cards)
         else:
-            if legal.draw:
-                return None  # betting pre-actions wait for a betting turn
             s.pre = None
             same = pre.mark == self.wager_mark and pre.street == legal.street
             if pre.kind == "call_any" and pre.street == legal.street:
@@ -781,7 +776,10 @@ class TableActor:
             self.timer = self._later(spend, self._clock_ran_out, self.turn_token)
             self._table_event("TimeBank", seat=seat, seconds=round(spend, 1), hand_id=hand.hand_id)
             return
-        s.pre = None
+        if hand.street is Street.DRAW:
+            s.pre_draw = None
+        else:
+            s.pre = None
         await self._publish_and_settle(self.table.timeout(seat, time.monotonic()))
 
     async def _bot_turn(self, token: int) -> None:
@@ -848,7 +846,7 @@ class TableActor:
         await self.store.run(txn)
         self.recent_hands.append((time.monotonic(), pot))
         for s in self.seats.values():
-            s.pre = None
+            s.pre = s.pre_draw = None
             s.time_bank = min(self.config.time_bank_s, s.time_bank + 2.0)
         self.on_change()
         _ = ended
@@ -911,7 +909,10 @@ class TableActor:
         except IllegalAction as error:
             raise TableError("illegal_action", str(error)) from None
         s.action_ids.append(action_id)
-        s.pre = None
+        if action.kind == "draw":
+            s.pre_draw = None
+        else:
+            s.pre = None  # a held draw stays for the draw
         await self._publish_and_settle(self.table.act(action, time.monotonic()))
         return {"action_id": action_id}
 
@@ -923,7 +924,7 @@ class TableActor:
         if not self._in_hand(s):
             raise TableError("not_in_hand", "you are not dealt into this hand")
         if msg.pre == "clear":
-            s.pre = None
+            s.pre = s.pre_draw = None
             return {"pre": None}
         cards: tuple[int, ...] = ()
         player = hand.player(s.seat)
@@ -944,7 +945,11 @@ class TableActor:
             raise TableError("illegal_action", "betting pre-actions are for the betting rounds")
         elif msg.discard:
             raise TableError("bad_field", f"{msg.pre} takes no cards")
-        s.pre = PreAct(msg.pre, cards, hand.hand_id, hand.street, self.wager_mark)
+        pre = PreAct(msg.pre, cards, hand.hand_id, hand.street, self.wager_mark)
+        if msg.pre == "draw":
+            s.pre_draw = pre
+        else:
+            s.pre = pre
         if hand.to_act == s.seat:
             await self._next_turn()
         return {"pre": msg.pre}
@@ -993,3 +998,11 @@ def _cards(texts: list[str]) -> tuple[int, ...]:
         return tuple(parse_cards(texts))
     except (InvalidCards, InvalidAction) as error:
         raise TableError("bad_cards", str(error)) from None
+
+
+def _pre_dict(s: SeatState | None) -> dict[str, Any] | None:
+    """The pre-action a snapshot shows: the held draw first, else the betting one."""
+    pre = None if s is None else s.pre_draw or s.pre
+    if pre is None:
+        return None
+    return {"pre": pre.kind, "discard": format_cards(pre.cards).split()}
