@@ -11,23 +11,17 @@ errors, and a test fails if any error was logged.
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
-import signal
-import socket
-import subprocess
-import sys
-import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 
-from .helpers import DESKTOP, ROOT
+from server.helpers import Server  # the server tests' launcher (tests/ is on sys.path)
+
+from .helpers import DESKTOP
 
 CHROMIUM_ARGS = [
     "--headless",
@@ -50,13 +44,6 @@ def chromium_path() -> str | None:
         if candidate and os.access(candidate, os.X_OK):
             return candidate
     return None
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
 
 
 def cash_table(
@@ -107,48 +94,6 @@ ROOM = [
 ]
 
 
-class Server:
-    """``drawpoker serve`` in a subprocess on a free port; stopped by its PID."""
-
-    def __init__(self, tmp: Path) -> None:
-        self.tmp = tmp
-        self.port = free_port()
-        self.room = tmp / "room.json"
-        self.room.write_text(json.dumps({"tables": ROOM}))
-        self.log = tmp / "server.log"
-        self.proc: subprocess.Popen[bytes] | None = None
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    def start(self) -> Server:
-        cmd = [sys.executable, "-m", "drawpoker.cli", "serve", "--port", str(self.port)]
-        cmd += ["--data-dir", str(self.tmp / "data"), "--room", str(self.room)]
-        with self.log.open("ab") as out:
-            self.proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, cwd=ROOT)
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError("server exited: " + self.log.read_text()[-3000:])
-            try:
-                if httpx.get(self.url + "/health", timeout=1).status_code == 200:
-                    return self
-            except httpx.HTTPError:
-                pass
-            time.sleep(0.1)
-        raise RuntimeError("server did not start: " + self.log.read_text()[-3000:])
-
-    def stop(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            os.kill(self.proc.pid, signal.SIGTERM)
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                os.kill(self.proc.pid, signal.SIGKILL)
-                self.proc.wait()
-
-
 @pytest.fixture(scope="session")
 def chromium() -> str:
     path = chromium_path()
@@ -161,7 +106,7 @@ def chromium() -> str:
 
 @pytest.fixture(scope="session")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    srv = Server(tmp_path_factory.mktemp("web")).start()
+    srv = Server(tmp_path_factory.mktemp("web"), None, ROOM).start()
     try:
         yield srv
     finally:
