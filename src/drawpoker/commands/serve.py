@@ -56,11 +56,14 @@ def run(args: argparse.Namespace) -> int:
     from drawpoker.server.store import Store, database_url
 
     logging.basicConfig(level=args.log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
+    from drawpoker.server.tournaments import load_tournaments
+
     configs = load_room(args.room)
     for config in configs:
         config.build_rules()
+    tournaments = load_tournaments(args.room)
     store = Store(database_url(args.database, args.data_dir))
-    app = create_app(store, configs)
+    app = create_app(store, configs, tournaments)
     kind = "PostgreSQL" if store.url.startswith("postgresql") else "SQLite"
     print(
         f"drawpoker serving on http://{args.host}:{args.port}/  ({kind}, {len(configs)} tables)",

@@ -27,11 +27,12 @@ from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from drawpoker import __version__
-from drawpoker.server import auth, ledger, protocol, web_routes
+from drawpoker.server import auth, ledger, protocol, tournament_api, web_routes
 from drawpoker.server.actor import TableActor, TableConfig, TableError, cancel_unfinished
 from drawpoker.server.auth import Account, AuthError
 from drawpoker.server.lobby import Lobby
 from drawpoker.server.store import Store, hand_players, hands
+from drawpoker.server.tournaments import SitAndGoConfig, SitAndGoRunner, refund_abandoned
 
 log = logging.getLogger("drawpoker.server")
 COOKIE = "dp_session"
@@ -43,9 +44,16 @@ BURST = 40.0  # ... with this burst
 class Room:
     """Everything the server holds: the store, the lobby and its table actors."""
 
-    def __init__(self, store: Store, configs: list[TableConfig]) -> None:
+    def __init__(
+        self,
+        store: Store,
+        configs: list[TableConfig],
+        tournaments: list[SitAndGoConfig] | None = None,
+    ) -> None:
         self.store = store
         self.configs = configs
+        self.tournament_configs = tournaments or []
+        self.tournaments: dict[str, SitAndGoRunner] = {}
         self.lobby = Lobby()
         self.limiter = auth.LoginLimiter()
         self.cancelled: list[dict[str, Any]] = []
@@ -58,11 +66,19 @@ class Room:
             actor = TableActor(config, self.store, on_change=self.lobby.changed)
             self.lobby.add(actor)
             await actor.start()
+        for instance in await self.store.run(refund_abandoned):
+            log.warning("sit & go %s was left unfinished; entries refunded", instance)
+        for sng in self.tournament_configs:
+            runner = SitAndGoRunner(sng, self.store, on_change=self.lobby.changed)
+            self.tournaments[sng.id] = runner
+            runner.start()
         self.lobby.start()
         self.lobby.changed()
 
     async def stop(self) -> None:
         await self.lobby.stop()
+        for runner in self.tournaments.values():
+            await runner.stop()
         for actor in self.lobby.actors.values():
             await actor.stop()
         self.store.close()
@@ -534,6 +550,16 @@ def _openapi() -> dict[str, Any]:
             "/api/hands/{hand}": {
                 "get": op("One finished hand as I may see it (seed revealed)", auth_needed=True)
             },
+            "/api/tournaments": {"get": op("Sit & go tournaments: the lobby list")},
+            "/api/tournaments/{tournament}": {
+                "get": op("One tournament: players, tables, chips, level, payouts, standings")
+            },
+            "/api/tournaments/{tournament}/register": {
+                "post": op("Register (pays buy-in + fee from the balance)", auth_needed=True)
+            },
+            "/api/tournaments/{tournament}/unregister": {
+                "post": op("Unregister before the start (refunds buy-in + fee)", auth_needed=True)
+            },
             "/health": {"get": op("Liveness")},
         },
     }
@@ -558,8 +584,10 @@ async def docs(request: Request) -> Response:
     )
 
 
-def create_app(store: Store, configs: list[TableConfig]) -> Starlette:
-    room = Room(store, configs)
+def create_app(
+    store: Store, configs: list[TableConfig], tournaments: list[SitAndGoConfig] | None = None
+) -> Starlette:
+    room = Room(store, configs, tournaments)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -590,6 +618,18 @@ def create_app(store: Store, configs: list[TableConfig]) -> Starlette:
         Route("/api/tables/{table}", table_detail),
         Route("/api/hands", _authed(my_hands)),
         Route("/api/hands/{hand}", _authed(hand_detail)),
+        Route("/api/tournaments", tournament_api.list_tournaments),
+        Route("/api/tournaments/{tournament}", tournament_api.tournament_detail),
+        Route(
+            "/api/tournaments/{tournament}/register",
+            _authed(tournament_api.register),
+            methods=["POST"],
+        ),
+        Route(
+            "/api/tournaments/{tournament}/unregister",
+            _authed(tournament_api.unregister),
+            methods=["POST"],
+        ),
         WebSocketRoute("/ws", websocket_endpoint),
     ]
     routes += web_routes.routes()  # the browser client and hand-history downloads

@@ -1,0 +1,245 @@
+"""Sit & go tournaments run by the server: registration through the ledger, the
+lobby list and detail, a whole sit & go of 6 played to the end and paid, and the
+refund of an instance a stopped server left behind (SQLite and PostgreSQL)."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+from sqlalchemy import select
+
+from drawpoker.server import ledger
+from drawpoker.server.auth import STARTING_CHIPS
+from drawpoker.server.store import Store, database_url, ledger_entries, ledger_tx
+from drawpoker.server.tournaments import FEES, PRIZES, REFUND, REGISTER, UNREGISTER, pool
+
+from .helpers import Server
+
+FAST_LEVELS = [[5, 10, 0, 0.05], [10, 20, 0, 0.05], [25, 50, 0, 0.05], [50, 100, 0, 0.05],
+               [100, 200, 0, 0.05], [200, 400, 0, 0.05], [500, 1000, 0, 0.05]]  # fmt: skip
+
+
+def sng(sng_id: str, **extra: Any) -> dict[str, Any]:
+    return {
+        "id": sng_id,
+        "name": f"test {sng_id}",
+        "buy_in": 100,
+        "fee": 10,
+        "starting_stack": 200,
+        "max_entries": 3,
+        "seats_per_table": 6,
+        "levels": FAST_LEVELS,
+        "between_hands_s": 0.02,
+        **extra,
+    }
+
+
+def start(tmp: Path, database: str | None, tournaments: list[dict[str, Any]]) -> Server:
+    server = Server(tmp, database, [])
+    server.room.write_text(json.dumps({"tables": [], "tournaments": tournaments}))
+    return server.start()
+
+
+def post(server: Server, path: str, token: str | None) -> httpx.Response:
+    cookies = {"dp_session": token} if token else {}
+    return httpx.post(server.url + path, cookies=cookies, timeout=10)
+
+
+def get(server: Server, path: str) -> dict[str, Any]:
+    response = httpx.get(server.url + path, timeout=10)
+    assert response.status_code == 200, response.text
+    data: dict[str, Any] = response.json()
+    return data
+
+
+def books(tmp: Path, database: str | None) -> Store:
+    return Store(database_url(database, tmp / "data"))
+
+
+def tx_sums(store: Store, ref: str) -> dict[str, dict[str, int]]:
+    """Per transaction kind: the net amount per ledger account, for ``ref``."""
+    rows = store.call(
+        lambda c: c.execute(
+            select(ledger_tx.c.kind, ledger_entries.c.account, ledger_entries.c.amount)
+            .join(ledger_entries, ledger_entries.c.tx_id == ledger_tx.c.id)
+            .where(ledger_tx.c.ref == ref)
+        ).all()
+    )
+    out: dict[str, dict[str, int]] = {}
+    for kind, account, amount in rows:
+        kind_sums = out.setdefault(kind, {})
+        kind_sums[account] = kind_sums.get(account, 0) + int(amount)
+    return out
+
+
+def test_register_unregister_and_errors(tmp_path: Path, database: str | None) -> None:
+    server = start(tmp_path, database, [sng("s3"), sng("rich", buy_in=50_000, fee=500)])
+    try:
+        listed = {t["id"]: t for t in get(server, "/api/tournaments")["tournaments"]}
+        row = listed["s3"]
+        assert row["buy_in"] == 100
+        assert row["fee"] == 10
+        assert row["starting_chips"] == 200
+        assert row["registered"] == 0
+        assert row["max_entries"] == 3
+        assert row["starts"] == "when full"
+        assert row["status"] == "registering"
+        assert row["prize_pool"] == 0
+        assert row["structure"] == "no-limit"
+        assert row["levels"][0] == {
+            "level": 1, "small_blind": 5, "big_blind": 10, "ante": 0, "minutes": 0.05
+        }  # fmt: skip
+        instance = row["instance"]
+        a, b, c, d = (server.guest() for _ in range(4))
+
+        assert post(server, "/api/tournaments/s3/register", None).status_code == 401
+        assert post(server, "/api/tournaments/nope/register", a["token"]).status_code == 404
+        r = post(server, "/api/tournaments/rich/register", a["token"])
+        assert r.status_code == 400
+        assert "not enough chips" in r.json()["error"]
+
+        r = post(server, "/api/tournaments/s3/register", a["token"])
+        assert r.status_code == 200, r.text
+        assert r.json() == {"tournament": instance, "registered": 1, "status": "registering"}
+        assert server.me(a["token"])["balance"] == STARTING_CHIPS - 110
+        r = post(server, f"/api/tournaments/{instance}/register", a["token"])
+        assert r.status_code == 409
+        assert "already registered" in r.json()["error"]
+        assert get(server, "/api/tournaments/s3")["prize_pool"] == 100
+
+        r = post(server, "/api/tournaments/s3/unregister", a["token"])
+        assert r.status_code == 200
+        assert r.json()["refund"] == 110
+        assert server.me(a["token"])["balance"] == STARTING_CHIPS
+        r = post(server, "/api/tournaments/s3/unregister", a["token"])
+        assert r.status_code == 409
+        assert "not registered" in r.json()["error"]
+
+        for player in (a, b, c):  # full: it starts
+            assert post(server, "/api/tournaments/s3/register", player["token"]).status_code == 200
+        detail = get(server, f"/api/tournaments/{instance}")
+        assert detail["status"] == "running"
+        assert detail["registered"] == 3
+        assert detail["prize_pool"] == 300
+        assert detail["payouts"] == [300]
+        assert sorted(p["name"] for p in detail["players"]) == sorted(p["name"] for p in (a, b, c))
+        assert len(detail["tables"]) == 1
+        assert len(detail["tables"][0]["seats"]) == 3
+        assert detail["level"]["level"] >= 1
+        r = post(server, f"/api/tournaments/{instance}/register", d["token"])
+        assert r.status_code == 409
+        assert "started" in r.json()["error"]
+        r = post(server, f"/api/tournaments/{instance}/unregister", a["token"])
+        assert r.status_code == 409
+        assert "started" in r.json()["error"]
+        assert httpx.get(server.url + "/api/tournaments/nope", timeout=10).status_code == 404
+
+        # Left registered in a sit & go that has not started, then the server stops.
+        assert post(server, "/api/tournaments/rich/register", d["token"]).status_code == 400
+        rich = get(server, "/api/tournaments/rich")["id"]
+    finally:
+        server.stop()
+    store = books(tmp_path, database)
+    try:
+        sums = tx_sums(store, instance)
+        assert sums[REGISTER] == {
+            ledger.player(a["id"]): -220, ledger.player(b["id"]): -110,
+            ledger.player(c["id"]): -110, pool(instance): 400, FEES: 40,
+        }  # fmt: skip
+        assert sums[UNREGISTER] == {ledger.player(a["id"]): 110, pool(instance): -100, FEES: -10}
+        assert tx_sums(store, rich) == {}
+        store.call(ledger.check_books)
+    finally:
+        store.close()
+
+
+def test_unfinished_instance_is_refunded_on_restart(tmp_path: Path, database: str | None) -> None:
+    server = start(tmp_path, database, [sng("s3")])
+    try:
+        a = server.guest()
+        instance = get(server, "/api/tournaments/s3")["id"]
+        assert post(server, "/api/tournaments/s3/register", a["token"]).status_code == 200
+    finally:
+        server.stop()
+    server = start(tmp_path, database, [sng("s3")])
+    try:
+        assert server.me(a["token"])["balance"] == STARTING_CHIPS
+        assert get(server, "/api/tournaments/s3")["id"] != instance
+    finally:
+        server.stop()
+    store = books(tmp_path, database)
+    try:
+        sums = tx_sums(store, instance)
+        assert sums[REFUND] == {ledger.player(a["id"]): 110, pool(instance): -100, FEES: -10}
+        assert store.call(ledger.balance, pool(instance)) == 0
+        store.call(ledger.check_books)
+    finally:
+        store.close()
+
+
+def test_sit_and_go_of_six_runs_to_the_end(tmp_path: Path, database: str | None) -> None:
+    """5 bots and a test player registered through REST who never connects: the
+    server plays for them (check/fold, stand pat) while the bots play it out."""
+    config = sng("six", max_entries=6, bots=5, bot_register_s=0.05)
+    server = start(tmp_path, database, [config])
+    began = time.monotonic()
+    try:
+        me = server.guest()
+        r = post(server, "/api/tournaments/six/register", me["token"])
+        assert r.status_code == 200, r.text
+        instance = r.json()["tournament"]
+        deadline = time.monotonic() + 60
+        while True:
+            detail = get(server, f"/api/tournaments/{instance}")
+            if detail["status"] == "finished":
+                break
+            assert time.monotonic() < deadline, f"not finished in 60 s: {detail}"
+            time.sleep(0.2)
+        my_balance = server.me(me["token"])["balance"]
+        # A new instance opened; the bots register for it but it waits for a person.
+        time.sleep(0.5)
+        nxt = get(server, "/api/tournaments/six")
+        assert nxt["id"] != instance
+        assert nxt["status"] == "registering"
+        assert nxt["registered"] == 5
+        listed = get(server, "/api/tournaments")["tournaments"][0]
+        assert instance in listed["finished"]
+    finally:
+        server.stop()
+    assert time.monotonic() - began < 60
+
+    assert detail["prize_pool"] == 600
+    assert detail["payouts"] == [390, 210]
+    standings = detail["standings"]
+    places = sorted(p for s in standings for p in s["places"])
+    assert places == [1, 2, 3, 4, 5, 6]
+    assert len(standings) == 6
+    assert len({s["name"] for s in standings}) == 6
+    assert sum(s["prize"] for s in standings) == 600
+    assert standings[0]["place"] == 1
+    assert standings[0]["prize"] >= 210
+    assert all(p["chips"] == 0 for p in detail["players"] if 1 not in p["places"])
+    winner = next(p for p in detail["players"] if 1 in p["places"])
+    assert winner["chips"] == 6 * 200
+    assert sum(1 for p in detail["players"] if p["bot"]) == 5
+    prizes = {str(s["account"]): s["prize"] for s in standings if s["prize"]}
+    assert detail["paid"] == prizes
+    assert my_balance == STARTING_CHIPS - 110 + prizes.get(str(me["id"]), 0)
+
+    store = books(tmp_path, database)
+    try:
+        sums = tx_sums(store, instance)
+        players = {ledger.player(s["account"]) for s in standings}
+        assert sums[REGISTER] == {**dict.fromkeys(players, -110), pool(instance): 600, FEES: 60}
+        assert sums[PRIZES] == {
+            pool(instance): -600,
+            **{ledger.player(int(a)): prize for a, prize in prizes.items()},
+        }
+        assert store.call(ledger.balance, pool(instance)) == 0
+        store.call(ledger.check_books)
+    finally:
+        store.close()
