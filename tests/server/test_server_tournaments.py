@@ -157,25 +157,42 @@ def test_register_unregister_and_errors(tmp_path: Path, database: str | None) ->
         store.close()
 
 
-def test_unfinished_instance_is_refunded_on_restart(tmp_path: Path, database: str | None) -> None:
-    server = start(tmp_path, database, [sng("s3")])
+def test_unfinished_instances_are_refunded_on_restart(tmp_path: Path, database: str | None) -> None:
+    """One sit & go still registering and one running when the server stops: on the
+    next start both are cancelled and every buy-in and fee goes back."""
+    rooms = [sng("s3"), sng("r2", max_entries=2)]
+    server = start(tmp_path, database, rooms)
     try:
-        a = server.guest()
-        instance = get(server, "/api/tournaments/s3")["id"]
+        a, b, c = (server.guest() for _ in range(3))
+        waiting = get(server, "/api/tournaments/s3")["id"]
+        running = get(server, "/api/tournaments/r2")["id"]
         assert post(server, "/api/tournaments/s3/register", a["token"]).status_code == 200
+        for player in (b, c):
+            assert post(server, "/api/tournaments/r2/register", player["token"]).status_code == 200
+        assert get(server, "/api/tournaments/r2")["status"] == "running"
+        time.sleep(0.3)  # a few hands are played
     finally:
         server.stop()
-    server = start(tmp_path, database, [sng("s3")])
+    server = start(tmp_path, database, rooms)
     try:
-        assert server.me(a["token"])["balance"] == STARTING_CHIPS
-        assert get(server, "/api/tournaments/s3")["id"] != instance
+        for player in (a, b, c):
+            assert server.me(player["token"])["balance"] == STARTING_CHIPS
+        assert get(server, "/api/tournaments/s3")["id"] != waiting
+        assert get(server, "/api/tournaments/r2")["status"] == "registering"
     finally:
         server.stop()
     store = books(tmp_path, database)
     try:
-        sums = tx_sums(store, instance)
-        assert sums[REFUND] == {ledger.player(a["id"]): 110, pool(instance): -100, FEES: -10}
-        assert store.call(ledger.balance, pool(instance)) == 0
+        assert tx_sums(store, waiting)[REFUND] == {
+            ledger.player(a["id"]): 110, pool(waiting): -100, FEES: -10
+        }  # fmt: skip
+        assert tx_sums(store, running)[REFUND] == {
+            ledger.player(b["id"]): 110, ledger.player(c["id"]): 110, pool(running): -200,
+            FEES: -20,
+        }  # fmt: skip
+        assert store.call(ledger.balance, pool(waiting)) == 0
+        assert store.call(ledger.balance, pool(running)) == 0
+        assert store.call(ledger.balance, FEES) == 0
         store.call(ledger.check_books)
     finally:
         store.close()
