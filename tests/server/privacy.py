@@ -28,6 +28,9 @@ def check_frames(frames: list[dict[str, Any]], raw: list[str], seat: int | None)
                 legal = hand["legal"]
                 assert legal is None or legal["seat"] == seat
                 assert "seed" not in raw[i]
+                # A client that joins mid-hand learns the commitment here.
+                current = hand["hand_id"]
+                commitments[current] = hand["commitment"]
             continue
         if frame["type"] != "event":
             continue
