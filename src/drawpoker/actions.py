@@ -122,10 +122,6 @@ class LegalActions:
             "hand": format_cards(self.hand).split() if self.hand else [],
         }
 
-    @property
-    def can_bet(self) -> bool:
-        return self.max_to > 0
-
     def describe(self) -> str:
         """``fold, call 3, raise to 12-24``."""
         if self.draw:

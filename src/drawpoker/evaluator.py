@@ -186,11 +186,6 @@ def evaluate(
     return _table[(key & 0x7FFFF) + _flush_offset[key >> 19]]
 
 
-def strength(cards: Sequence[int]) -> int:
-    """Only the strength (1..7,462) of five distinct cards."""
-    return evaluate(cards).strength
-
-
 def strengths_of_keys(keys: npt.NDArray[np.int32]) -> npt.NDArray[np.int16]:
     """Strengths of five-card hands given as sums of ``CARD_KEYS`` (any shape)."""
     index = keys & _RANK_MASK
@@ -212,13 +207,6 @@ def evaluate_many(hands: npt.ArrayLike) -> npt.NDArray[np.int16]:
     return strengths_of_keys(total)
 
 
-def best_of(hands: Sequence[Sequence[int]]) -> list[int]:
-    """Indexes of the best hands among ``hands`` (several if they split)."""
-    strengths = [evaluate(h).strength for h in hands]
-    top = max(strengths)
-    return [i for i, s in enumerate(strengths) if s == top]
-
-
 __all__ = [
     "CARD_KEYS",
     "CATEGORY_OF_STRENGTH",
@@ -226,9 +214,7 @@ __all__ = [
     "VALUES",
     "Category",
     "HandValue",
-    "best_of",
     "evaluate",
     "evaluate_many",
-    "strength",
     "strengths_of_keys",
 ]
