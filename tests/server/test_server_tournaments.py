@@ -4,6 +4,7 @@ refund of an instance a stopped server left behind (SQLite and PostgreSQL)."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
 from pathlib import Path
@@ -12,10 +13,19 @@ from typing import Any
 import httpx
 from sqlalchemy import select
 
-from drawpoker.server import ledger
+from drawpoker.server import auth, ledger
 from drawpoker.server.auth import STARTING_CHIPS
 from drawpoker.server.store import Store, database_url, ledger_entries, ledger_tx
-from drawpoker.server.tournaments import FEES, PRIZES, REFUND, REGISTER, UNREGISTER, pool
+from drawpoker.server.tournaments import (
+    FEES,
+    PRIZES,
+    REFUND,
+    REGISTER,
+    UNREGISTER,
+    SitAndGoConfig,
+    SitAndGoRunner,
+    pool,
+)
 
 from .helpers import Server
 
@@ -260,6 +270,41 @@ def test_sit_and_go_of_six_runs_to_the_end(tmp_path: Path, database: str | None)
             **{ledger.player(int(a)): prize for a, prize in prizes.items()},
         }
         assert store.call(ledger.balance, pool(instance)) == 0
+        store.call(ledger.check_books)
+    finally:
+        store.close()
+
+
+def test_a_failing_sit_and_go_is_cancelled_and_refunded(store_url: str) -> None:
+    """If running the tournament fails, the room's rule for a server failure applies
+    at once: cancelled, every buy-in and fee refunded, a new instance opened."""
+    store = Store(store_url)
+    try:
+        a, b = store.call(auth.create_guest), store.call(auth.create_guest)
+        runner = SitAndGoRunner(SitAndGoConfig.from_dict(sng("f2", max_entries=2)), store)
+
+        async def broken(inst: object) -> None:
+            raise RuntimeError("a bug while playing")
+
+        runner._play = broken  # type: ignore[method-assign]
+
+        async def scenario() -> str:
+            first = runner.current
+            await runner.register(a)
+            await runner.register(b)
+            while runner.current is first:
+                await asyncio.sleep(0.01)
+            assert runner.detail(first)["status"] == "cancelled"
+            assert runner.summary()["status"] == "registering"
+            return first.id
+
+        instance = asyncio.run(scenario())
+        for account in (a, b):
+            assert store.call(ledger.balance, ledger.player(account.id)) == STARTING_CHIPS
+        assert store.call(ledger.balance, pool(instance)) == 0
+        assert tx_sums(store, instance)[REFUND] == {
+            ledger.player(a.id): 110, ledger.player(b.id): 110, pool(instance): -200, FEES: -20
+        }  # fmt: skip
         store.call(ledger.check_books)
     finally:
         store.close()

@@ -170,6 +170,7 @@ class Instance:
     created_at: float = field(default_factory=time.time)
     finished_at: float | None = None
     paid: dict[int, int] = field(default_factory=dict)  # account id -> prize credited
+    cancelled: bool = False  # by a server failure: buy-ins and fees refunded
 
 
 class SitAndGoRunner:
@@ -317,11 +318,13 @@ class SitAndGoRunner:
                     )
                 return account
 
-            account = await self.store.run(refill)
             try:
+                account = await self.store.run(refill)
                 await self.register(account)
             except TournamentRefused as error:
                 log.info("bot %s not registered: %s", name, error)
+            except Exception:
+                log.exception("bot %s could not register", name)
 
     # ----------------------------------------------------------- the game
 
@@ -332,8 +335,10 @@ class SitAndGoRunner:
         except asyncio.CancelledError:
             raise
         except Exception:
-            log.exception("sit & go %s failed", inst.id)
-            return
+            # Cancelled by the room's rule for a server failure: every entry refunded.
+            log.exception("sit & go %s failed; cancelled and refunded", inst.id)
+            inst.cancelled = True
+            await self.store.run(refund_instance, inst.id, "server error")
         inst.finished_at = time.time()
         async with self.lock:
             self.finished.insert(0, inst)
@@ -450,6 +455,8 @@ class SitAndGoRunner:
     def _status(inst: Instance) -> str:
         """The tournament's status; "paying" between its last hand and the payout."""
         status = inst.tournament.status
+        if inst.cancelled:
+            return str(Status.CANCELLED)
         if status is Status.FINISHED and inst.finished_at is None:
             return "paying"
         return str(status)
@@ -563,19 +570,25 @@ def refund_abandoned(conn: Connection) -> list[str]:
     cancelled = []
     for (account,) in rows:
         instance = account.split(":", 1)[1]
-        moves = conn.execute(
-            select(ledger_entries.c.account, ledger_entries.c.amount)
-            .join(ledger_tx, ledger_tx.c.id == ledger_entries.c.tx_id)
-            .where(ledger_tx.c.ref == instance, ledger_tx.c.kind.in_((REGISTER, UNREGISTER)))
-        ).all()
-        net: dict[str, int] = {}
-        for acct, amount in moves:
-            net[acct] = net.get(acct, 0) + int(amount)
-        entries = [(acct, -amount) for acct, amount in net.items() if amount]
-        if entries:
-            ledger.post(conn, REFUND, entries, ref=instance, memo={"rule": "server restarted"})
+        refund_instance(conn, instance, "server restarted")
         cancelled.append(instance)
     return cancelled
+
+
+def refund_instance(conn: Connection, instance: str, reason: str) -> None:
+    """Cancel one instance: reverse, in one transaction, the net of its registrations
+    and unregistrations (each player's buy-in and fee back; its pool to 0)."""
+    moves = conn.execute(
+        select(ledger_entries.c.account, ledger_entries.c.amount)
+        .join(ledger_tx, ledger_tx.c.id == ledger_entries.c.tx_id)
+        .where(ledger_tx.c.ref == instance, ledger_tx.c.kind.in_((REGISTER, UNREGISTER)))
+    ).all()
+    net: dict[str, int] = {}
+    for acct, amount in moves:
+        net[acct] = net.get(acct, 0) + int(amount)
+    entries = [(acct, -amount) for acct, amount in net.items() if amount]
+    if entries:
+        ledger.post(conn, REFUND, entries, ref=instance, memo={"rule": reason})
 
 
 def load_tournaments(path: Path | None) -> list[SitAndGoConfig]:
