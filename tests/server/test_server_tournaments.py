@@ -256,6 +256,12 @@ def test_sit_and_go_of_six_runs_to_the_end(tmp_path: Path, database: str | None)
     winner = next(p for p in detail["players"] if 1 in p["places"])
     assert winner["chips"] == 6 * 200
     assert sum(1 for p in detail["players"] if p["bot"]) == 5
+    kinds = [n["type"] for n in detail["notices"]]
+    assert kinds[0] == "TournamentStarted"
+    assert kinds[-1] == "TournamentFinished"
+    assert kinds.count("PlayerEliminated") == 5
+    assert "LevelStarted" in kinds
+    assert detail["notices"][-1]["name"] == standings[0]["name"]
     prizes = {str(s["account"]): s["prize"] for s in standings if s["prize"]}
     assert detail["paid"] == prizes
     assert my_balance == STARTING_CHIPS - 110 + prizes.get(str(me["id"]), 0)

@@ -42,13 +42,14 @@ from sqlalchemy import Connection, select
 
 from drawpoker.actions import Action, LegalActions
 from drawpoker.errors import InvalidConfig
+from drawpoker.events import Event
 from drawpoker.hand import Hand
 from drawpoker.room.errors import RoomError
 from drawpoker.room.simulate import BotPolicy
 from drawpoker.room.structure import Level, standard_levels
 from drawpoker.room.tournament import Kind, Status, Tournament, TournamentConfig
 from drawpoker.rules import Structure
-from drawpoker.server import ledger
+from drawpoker.server import ledger, protocol
 from drawpoker.server.auth import Account, ensure_bot
 from drawpoker.server.store import Store, ledger_balances, ledger_entries, ledger_tx
 
@@ -60,6 +61,7 @@ UNREGISTER = "sng-unregister"
 PRIZES = "sng-prizes"
 REFUND = "sng-refund"
 KEEP_FINISHED = 20  # finished instances kept in memory for the API
+NOTICES = 100  # the latest tournament notices shown in the detail
 
 
 def pool(instance: str) -> str:
@@ -546,7 +548,17 @@ class SitAndGoRunner:
             "tables": tables,
             "standings": sorted(standings, key=lambda s: s["place"]),
             "paid": {str(a): p for a, p in inst.paid.items()},
+            "notices": [_notice(n, name) for n in t.notices[-NOTICES:]],
         }
+
+
+def _notice(event: Event, name: Callable[[str], str]) -> dict[str, Any]:
+    """A tournament notice as JSON-ready data, the player named by account name."""
+    payload = protocol.event_dict(event)
+    player = payload.pop("player", None)
+    if player is not None:
+        payload["name"] = name(str(player))
+    return payload
 
 
 def _level(level: Level, index: int) -> dict[str, Any]:
