@@ -27,7 +27,7 @@ from drawpoker.server.tournaments import (
     pool,
 )
 
-from .helpers import Server
+from .helpers import Client, Server
 
 FAST_LEVELS = [[5, 10, 0, 0.05], [10, 20, 0, 0.05], [25, 50, 0, 0.05], [50, 100, 0, 0.05],
                [100, 200, 0, 0.05], [200, 400, 0, 0.05], [500, 1000, 0, 0.05]]  # fmt: skip
@@ -311,6 +311,78 @@ def test_a_failing_sit_and_go_is_cancelled_and_refunded(store_url: str) -> None:
         assert tx_sums(store, instance)[REFUND] == {
             ledger.player(a.id): 110, ledger.player(b.id): 110, pool(instance): -200, FEES: -20
         }  # fmt: skip
+        store.call(ledger.check_books)
+    finally:
+        store.close()
+
+
+async def _play_by_websocket(server: Server, token: str) -> tuple[str, Client, int]:
+    """Subscribe, register, and answer every ``Legal`` the server sends: stand pat at
+    the draw, check or call when betting. Returns the instance, the client and the
+    number of actions the server accepted."""
+    me = await Client(server, token, "me").connect()
+    answer = await me.request({"type": "subscribe", "table": "ws6"})
+    assert answer["type"] == "ok", answer
+    instance = answer["detail"]["tournament"]
+    r = await asyncio.to_thread(post, server, "/api/tournaments/ws6/register", token)
+    assert r.status_code == 200, r.text
+    acted, seen = 0, 0
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            frame = await me.wait(
+                lambda f: f["type"] == "event" and f["event"]["type"] == "Legal", 0.5, start=seen
+            )
+        except TimeoutError:
+            detail = await asyncio.to_thread(get, server, f"/api/tournaments/{instance}")
+            if detail["status"] == "finished":
+                break
+            continue
+        seen = me.frames.index(frame) + 1
+        legal, hand_id = frame["event"]["legal"], frame["event"]["hand_id"]
+        message: dict[str, Any] = {"table": instance, "hand_id": hand_id, "action_id": f"a{seen}"}
+        if legal["draw"]:
+            message |= {"type": "draw", "discard": []}
+        else:
+            message |= {"type": "act", "action": "check" if legal["check"] else "call"}
+        reply = await me.request(message)
+        assert reply["type"] == "ok", reply
+        acted += 1
+    await me.close()
+    return instance, me, acted
+
+
+def test_a_person_plays_a_sit_and_go_over_the_websocket(
+    tmp_path: Path, database: str | None
+) -> None:
+    """5 bots and a test player who plays every decision over the websocket; the
+    player sees only their own cards, and the books balance at the end."""
+    config = sng("ws6", max_entries=6, bots=5, bot_register_s=0.05, action_time_s=5.0)
+    server = start(tmp_path, database, [config])
+    try:
+        me = server.guest()
+        instance, client, acted = asyncio.run(_play_by_websocket(server, me["token"]))
+        detail = get(server, f"/api/tournaments/{instance}")
+        my_balance = server.me(me["token"])["balance"]
+    finally:
+        server.stop()
+    assert detail["status"] == "finished"
+    assert acted > 0
+    events = client.events(instance)
+    kinds = {e["type"] for e in events}
+    assert {"HandStarted", "CardsReceived", "Turn", "Legal", "HandEnded"} <= kinds
+    my_cards = [e for e in events if e["type"] == "CardsReceived"]
+    assert len({e["seat"] for e in my_cards}) == 1  # only my own seat's cards
+    standings = detail["standings"]
+    shared = [tuple(s["places"]) for s in standings]
+    assert sorted(p for places in set(shared) for p in places) == [1, 2, 3, 4, 5, 6]
+    prizes = {str(s["account"]): s["prize"] for s in standings if s["prize"]}
+    assert sum(prizes.values()) == 600
+    assert my_balance == STARTING_CHIPS - 110 + prizes.get(str(me["id"]), 0)
+    store = books(tmp_path, database)
+    try:
+        assert tx_sums(store, instance)[PRIZES][pool(instance)] == -600
+        assert store.call(ledger.balance, pool(instance)) == 0
         store.call(ledger.check_books)
     finally:
         store.close()

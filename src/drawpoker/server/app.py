@@ -181,6 +181,8 @@ async def websocket_endpoint(ws: WebSocket) -> None:
         pass
     finally:
         room.lobby.unsubscribe(conn)
+        for sit_and_go in room.tournaments.values():
+            sit_and_go.unwatch(conn)
         for table_id in conn.tables:
             actor = room.lobby.actors.get(table_id)
             if actor is not None:
@@ -214,6 +216,10 @@ async def _handle(room: Room, conn: Client, text: str) -> None:
     if isinstance(msg, protocol.LobbySubscribe):
         room.lobby.subscribe(conn, {"game": msg.game, "structure": msg.structure, "kind": msg.kind})
         conn.ok(ref)
+        return
+    sit_and_go = tournament_api.runner_for(room.tournaments, msg.table)
+    if sit_and_go is not None:
+        tournament_api.handle(sit_and_go, conn, msg)
         return
     actor = room.lobby.actors.get(msg.table)
     if actor is None:

@@ -8,9 +8,17 @@ refund ``buy_in + fee`` through the ledger.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
+from drawpoker.actions import Action
+from drawpoker.cards import parse_cards
+from drawpoker.errors import InvalidAction, InvalidCards
+from drawpoker.server import protocol
+from drawpoker.server.actor import TableError
 from drawpoker.server.auth import Account
 from drawpoker.server.tournaments import SitAndGoRunner, TournamentRefused
 
@@ -64,3 +72,52 @@ async def register(request: Request, account: Account) -> Response:
 
 async def unregister(request: Request, account: Account) -> Response:
     return await _change(request, account, join=False)
+
+
+def runner_for(runners: dict[str, SitAndGoRunner], table: str) -> SitAndGoRunner | None:
+    """The sit & go a websocket message's ``table`` names (its id or an instance id)."""
+    if table in runners:
+        return runners[table]
+    return next((r for r in runners.values() if r.instance(table)), None)
+
+
+def handle(runner: SitAndGoRunner, conn: Any, msg: protocol.ClientMessage) -> None:
+    """A websocket message for a sit & go: ``subscribe`` (events of the tables where
+    the tournament plays, a seat's cards to that player only), ``unsubscribe``,
+    ``act`` and ``draw`` (when the server asked with a ``Legal`` event)."""
+    ref = msg.id
+    try:
+        if isinstance(msg, protocol.Subscribe):
+            conn.ok(ref, **runner.watch(conn))
+        elif isinstance(msg, protocol.Unsubscribe):
+            runner.unwatch(conn)
+            conn.ok(ref)
+        elif isinstance(msg, protocol.Act):
+            conn.ok(ref, action_id=msg.action_id, **runner.act(conn, msg.hand_id, _betting(msg)))
+        elif isinstance(msg, protocol.Draw):
+            cards = _cards(msg.discard)
+            made = runner.act(conn, msg.hand_id, lambda seat: Action.draw(seat, cards))
+            conn.ok(ref, action_id=msg.action_id, **made)
+        else:
+            conn.error("not_here", f"{msg.type} is not for a tournament", ref)
+    except TableError as error:
+        conn.error(error.code, str(error), ref)
+
+
+def _betting(msg: protocol.Act) -> Callable[[int], Action]:
+    kind = msg.action
+    amount = msg.amount
+    if kind in ("bet", "raise"):
+        if amount is None:
+            raise TableError("bad_amount", f"{kind} needs an amount: the total to {kind} to")
+        return lambda seat: Action.bet(seat, amount)
+    if amount is not None:
+        raise TableError("bad_amount", f"{kind} takes no amount")
+    return {"fold": Action.fold, "check": Action.check, "call": Action.call}[kind]
+
+
+def _cards(texts: list[str]) -> tuple[int, ...]:
+    try:
+        return tuple(parse_cards(texts))
+    except (InvalidCards, InvalidAction) as error:
+        raise TableError("bad_cards", str(error)) from None

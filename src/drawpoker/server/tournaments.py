@@ -41,8 +41,8 @@ from typing import Any
 from sqlalchemy import Connection, select
 
 from drawpoker.actions import Action, LegalActions
-from drawpoker.errors import InvalidConfig
-from drawpoker.events import Event
+from drawpoker.errors import IllegalAction, InvalidConfig
+from drawpoker.events import EVERYONE, SERVER, Event
 from drawpoker.hand import Hand
 from drawpoker.room.errors import RoomError
 from drawpoker.room.simulate import BotPolicy
@@ -50,6 +50,7 @@ from drawpoker.room.structure import Level, standard_levels
 from drawpoker.room.tournament import Kind, Status, Tournament, TournamentConfig
 from drawpoker.rules import Structure
 from drawpoker.server import ledger, protocol
+from drawpoker.server.actor import Conn, TableError
 from drawpoker.server.auth import Account, ensure_bot
 from drawpoker.server.store import Store, ledger_balances, ledger_entries, ledger_tx
 
@@ -94,6 +95,7 @@ class SitAndGoConfig:
     bot_register_s: float = 5.0  # one bot registers every this many seconds
     bot_think_s: float = 0.0  # a pause before each bot action
     between_hands_s: float = 1.0
+    action_time_s: float = 15.0  # a connected person's clock; then the auto-policy acts
     repeat: bool = True  # a new instance opens when one finishes
 
     def __post_init__(self) -> None:
@@ -190,6 +192,8 @@ class SitAndGoRunner:
         self._tasks: set[asyncio.Task[None]] = set()
         self._bot_task: asyncio.Task[None] | None = None
         self._stopping = False
+        self.watchers: dict[Conn, int | None] = {}  # websocket -> account id
+        self.pending: dict[int, tuple[str, int, asyncio.Future[Action]]] = {}
 
     # ------------------------------------------------------------ lifecycle
 
@@ -366,14 +370,18 @@ class SitAndGoRunner:
             if not ready:
                 await asyncio.sleep(0.2)
                 continue
+            seated: dict[int, dict[int, str]] = {}
             for table_id in ready:
-                t.start_hand(table_id, now, seed=secrets.token_bytes(32))
+                seats = t.tables[table_id].seats
+                seated[table_id] = {seat: t.entries[e].player for seat, e in seats.items()}
+                events = t.start_hand(table_id, now, seed=secrets.token_bytes(32))
+                self._send(inst, table_id, events, seated[table_id])
             for table_id in ready:
                 table = t.tables.get(table_id)
                 if table is None or table.hand is None:
                     continue
                 hand: Hand = table.hand
-                names = {seat: t.entries[e].player for seat, e in table.seats.items()}
+                names = seated[table_id]
                 while not hand.is_over:
                     legal = hand.legal_actions()
                     assert legal is not None
@@ -383,12 +391,103 @@ class SitAndGoRunner:
                             await asyncio.sleep(cfg.bot_think_s)
                         action = bots(hand, legal, rng, player)
                     else:
-                        action = auto_action(legal)
-                    t.act(table_id, action, time.time())
+                        action = await self._person(inst, table_id, hand, legal, player)
+                    self._send(inst, table_id, t.act(table_id, action, time.time()), names)
                     await asyncio.sleep(0)
                 bots.observe(hand, names)
             self.on_change()
             await asyncio.sleep(cfg.between_hands_s)
+
+    # ------------------------------------------------------- the websocket
+
+    def _send(
+        self, inst: Instance, table_id: int, events: list[Event], names: dict[int, str]
+    ) -> None:
+        """Each event to the watchers who may see it (a seat's cards to that seat's
+        account only)."""
+        if not self.watchers:
+            return
+        for event in events:
+            if event.visible_to == SERVER:
+                continue
+            key = None if event.visible_to == EVERYONE else names.get(event.visible_to)
+            if event.visible_to != EVERYONE and key is None:
+                continue
+            text = protocol.frame(
+                {
+                    "type": "event",
+                    "table": inst.id,
+                    "tournament_table": table_id,
+                    "event": protocol.event_dict(event),
+                }
+            )
+            for conn, account_id in list(self.watchers.items()):
+                if key is None or str(account_id) == key:
+                    conn.send(text)
+
+    def _tell(self, inst: Instance, account_id: int | None, table_id: int, **event: Any) -> None:
+        text = protocol.frame(
+            {"type": "event", "table": inst.id, "tournament_table": table_id, "event": event}
+        )
+        for conn, watcher in list(self.watchers.items()):
+            if account_id is None or watcher == account_id:
+                conn.send(text)
+
+    async def _person(
+        self, inst: Instance, table_id: int, hand: Hand, legal: LegalActions, player: str
+    ) -> Action:
+        """A person's action: from their websocket within the clock, else the
+        auto-policy (at once when they are not connected)."""
+        account = inst.accounts.get(player)
+        if account is None or account.id not in self.watchers.values():
+            return auto_action(legal)
+        clock = self.config.action_time_s
+        future: asyncio.Future[Action] = asyncio.get_running_loop().create_future()
+        self.pending[account.id] = (hand.hand_id, legal.seat, future)
+        self._tell(
+            inst, None, table_id, type="Turn", seat=legal.seat, street=str(legal.street),
+            clock_s=clock, hand_id=hand.hand_id,
+        )  # fmt: skip
+        self._tell(
+            inst, account.id, table_id, type="Legal", hand_id=hand.hand_id, legal=legal.to_dict()
+        )
+        try:
+            return await asyncio.wait_for(future, clock)
+        except TimeoutError:
+            return auto_action(legal)
+        finally:
+            self.pending.pop(account.id, None)
+
+    def watch(self, conn: Conn) -> dict[str, Any]:
+        self.watchers[conn] = conn.account.id if conn.account is not None else None
+        return {"tournament": self.current.id}
+
+    def unwatch(self, conn: Conn) -> None:
+        self.watchers.pop(conn, None)
+
+    def act(self, conn: Conn, hand_id: str, make: Callable[[int], Action]) -> dict[str, Any]:
+        """A person's action for the hand they are to act in (checked by the engine)."""
+        account = conn.account
+        turn = self.pending.get(account.id) if account is not None else None
+        if turn is None or turn[0] != hand_id or turn[2].done():
+            raise TableError("stale_hand", f"it is not your turn in hand {hand_id!r}")
+        _, seat, future = turn
+        action = make(seat)
+        hand = self._hand_of(hand_id)
+        if hand is None:
+            raise TableError("stale_hand", f"hand {hand_id!r} is not in play")
+        try:
+            hand.validate(action)
+        except IllegalAction as error:
+            raise TableError("illegal_action", str(error)) from None
+        future.set_result(action)
+        return {}
+
+    def _hand_of(self, hand_id: str) -> Hand | None:
+        for table in self.current.tournament.tables.values():
+            if table.hand is not None and table.hand.hand_id == hand_id:
+                return table.hand
+        return None
 
     async def _pay(self, inst: Instance) -> None:
         t = inst.tournament
