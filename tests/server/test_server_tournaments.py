@@ -33,6 +33,9 @@ FAST_LEVELS = [[5, 10, 0, 0.05], [10, 20, 0, 0.05], [25, 50, 0, 0.05], [50, 100,
                [100, 200, 0, 0.05], [200, 400, 0, 0.05], [500, 1000, 0, 0.05]]  # fmt: skip
 
 
+NOTICE_KINDS = {"TournamentStarted", "LevelStarted", "PlayerEliminated", "TournamentFinished"}
+
+
 def sng(sng_id: str, **extra: Any) -> dict[str, Any]:
     return {
         "id": sng_id,
@@ -371,6 +374,10 @@ def test_a_person_plays_a_sit_and_go_over_the_websocket(
     events = client.events(instance)
     kinds = {e["type"] for e in events}
     assert {"HandStarted", "CardsReceived", "Turn", "Legal", "HandEnded"} <= kinds
+    notices = [e["type"] for e in events if e["type"] in NOTICE_KINDS]
+    assert notices[0] == "TournamentStarted"
+    assert notices[-1] == "TournamentFinished"
+    assert notices.count("PlayerEliminated") == 5
     my_cards = [e for e in events if e["type"] == "CardsReceived"]
     assert len({e["seat"] for e in my_cards}) == 1  # only my own seat's cards
     standings = detail["standings"]

@@ -175,6 +175,7 @@ class Instance:
     finished_at: float | None = None
     paid: dict[int, int] = field(default_factory=dict)  # account id -> prize credited
     cancelled: bool = False  # by a server failure: buy-ins and fees refunded
+    notices_sent: int = 0  # the last tournament notice sent to websocket watchers
 
 
 class SitAndGoRunner:
@@ -376,6 +377,7 @@ class SitAndGoRunner:
                 seated[table_id] = {seat: t.entries[e].player for seat, e in seats.items()}
                 events = t.start_hand(table_id, now, seed=secrets.token_bytes(32))
                 self._send(inst, table_id, events, seated[table_id])
+            self._send_notices(inst)
             for table_id in ready:
                 table = t.tables.get(table_id)
                 if table is None or table.hand is None:
@@ -395,6 +397,7 @@ class SitAndGoRunner:
                     self._send(inst, table_id, t.act(table_id, action, time.time()), names)
                     await asyncio.sleep(0)
                 bots.observe(hand, names)
+                self._send_notices(inst)
             self.on_change()
             await asyncio.sleep(cfg.between_hands_s)
 
@@ -424,6 +427,26 @@ class SitAndGoRunner:
             for conn, account_id in list(self.watchers.items()):
                 if key is None or str(account_id) == key:
                     conn.send(text)
+
+    def _send_notices(self, inst: Instance) -> None:
+        """New tournament notices (levels, moves, eliminations, the end) to every
+        watcher, as ``{"type":"event","table":instance,"event":…}``."""
+        t = inst.tournament
+        fresh = t.notices_since(inst.notices_sent)
+        if not fresh:
+            return
+        inst.notices_sent = fresh[-1].seq
+
+        def name(key: str) -> str:
+            account = inst.accounts.get(key)
+            return account.name if account else key
+
+        for notice in fresh:
+            text = protocol.frame(
+                {"type": "event", "table": inst.id, "event": _notice(notice, name)}
+            )
+            for conn in list(self.watchers):
+                conn.send(text)
 
     def _tell(self, inst: Instance, account_id: int | None, table_id: int, **event: Any) -> None:
         text = protocol.frame(
