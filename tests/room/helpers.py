@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from drawpoker.actions import Action
 from drawpoker.events import Event
 from drawpoker.room.table import CashTable
@@ -13,22 +15,16 @@ def seed(n: int) -> bytes:
 
 def passive(table: CashTable, now: float = 0.0) -> list[Event]:
     """Play the running hand to its end: check, else call; stand pat."""
-    events: list[Event] = []
-    while table.hand is not None:
-        legal = table.hand.legal_actions()
-        assert legal is not None
-        if legal.draw:
-            action = Action.stand_pat(legal.seat)
-        elif legal.check:
-            action = Action.check(legal.seat)
-        else:
-            action = Action.call(legal.seat)
-        events += table.act(action, now)
-    return events
+    return _play_out(table, now, Action.call)
 
 
 def fold_around(table: CashTable, now: float = 0.0) -> list[Event]:
     """Everyone folds to the big blind (or checks when they may)."""
+    return _play_out(table, now, Action.fold)
+
+
+def _play_out(table: CashTable, now: float, facing_a_bet: Callable[[int], Action]) -> list[Event]:
+    """Stand pat in the draw, check when possible, else ``facing_a_bet``."""
     events: list[Event] = []
     while table.hand is not None:
         legal = table.hand.legal_actions()
@@ -38,6 +34,6 @@ def fold_around(table: CashTable, now: float = 0.0) -> list[Event]:
         elif legal.check:
             action = Action.check(legal.seat)
         else:
-            action = Action.fold(legal.seat)
+            action = facing_a_bet(legal.seat)
         events += table.act(action, now)
     return events

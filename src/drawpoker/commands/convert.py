@@ -6,6 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from drawpoker.commands import add_history_arguments
 from drawpoker.history import phh, pokerstars, pokerstars_read
 from drawpoker.history.files import read_hands
 from drawpoker.history.phh import HistoryError
@@ -22,9 +23,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "A PokerStars-style text file (drawpoker's or PokerStars' own 5 Card Draw): write "
         "it as PHH, unseen cards as ??.",
     )
-    parser.add_argument("file", metavar="FILE", help="a .phh/.phhs file or PokerStars text")
+    add_history_arguments(parser)
     parser.add_argument("--to", required=True, choices=("pokerstars", "phh"))
-    parser.add_argument("--hand", type=int, metavar="N", help="only hand N (from 1)")
     parser.add_argument(
         "--seat",
         type=int,

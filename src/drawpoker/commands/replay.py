@@ -6,6 +6,7 @@ import argparse
 import json
 from typing import Any
 
+from drawpoker.commands import add_history_arguments
 from drawpoker.history.files import read_hands
 from drawpoker.history.replay import decision_point, outcome, replay
 
@@ -19,8 +20,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "who is to act and the legal actions with exact amounts. An illegal or malformed "
         "action stops with an error naming the hand, the action and the rule (exit 2).",
     )
-    parser.add_argument("file", metavar="FILE", help="a .phh or .phhs file")
-    parser.add_argument("--hand", type=int, metavar="N", help="only hand N (from 1)")
+    add_history_arguments(parser)
     parser.add_argument("--json", action="store_true", help="print JSON")
     parser.set_defaults(handler=run)
 

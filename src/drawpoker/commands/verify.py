@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 
+from drawpoker.commands import add_history_arguments
 from drawpoker.history.files import read_hands
 from drawpoker.history.verify import verify
 
@@ -18,8 +19,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "(reshuffles included) and report where the history and the seed disagree. "
         "Exit status 1 if any hand fails.",
     )
-    parser.add_argument("file", metavar="FILE", help="a .phh or .phhs file")
-    parser.add_argument("--hand", type=int, metavar="N", help="only hand N (from 1)")
+    add_history_arguments(parser)
     parser.add_argument("--json", action="store_true", help="print JSON")
     parser.set_defaults(handler=run)
 
