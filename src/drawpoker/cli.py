@@ -23,6 +23,7 @@ COMMAND_MODULES = (
     "drawpoker.commands.convert",
     "drawpoker.commands.verify",
     "drawpoker.commands.simulate_tournament",
+    "drawpoker.commands.bot",
 )
 
 

@@ -1,0 +1,139 @@
+"""Remote bots against a real ``drawpoker serve``: bots of every kind sit at a cash
+table with no house bots, play hands to the end (one of them losing its socket on
+the way), leave, and every chip is accounted for; clear errors for a server that
+is not there, a table that does not exist and a balance that is short; the
+``drawpoker bot`` command."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from typing import Any
+
+import httpx
+import pytest
+
+from drawpoker.bots.remote import CashResult, RemoteBot, RemoteBotError
+from drawpoker.cli import main
+from server.helpers import Server, free_port, table
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    tmp = tmp_path_factory.mktemp("remote")
+    tables = [
+        table("rb", think=(0.01, 0.02)),
+        table("cli", think=(0.01, 0.02)),
+        table("busy", bots=1, think=(0.01, 0.02)),
+    ]
+    srv = Server(tmp, None, tables).start()
+    try:
+        yield srv
+    finally:
+        srv.stop()
+
+
+def test_remote_bots_play_a_cash_table_and_every_chip_is_counted(server: Server) -> None:
+    kinds = ["shark", "tag", "calling-station"]
+
+    async def run() -> tuple[list[CashResult], list[RemoteBot]]:
+        bots = [RemoteBot(server.url, kind=kind, seed=i) for i, kind in enumerate(kinds)]
+        for bot in bots:
+            await bot.connect()
+        try:
+
+            async def drop_later(bot: RemoteBot) -> None:
+                while bot.hands < 2:
+                    await asyncio.sleep(0.05)
+                await bot.drop_connection()  # the bot reconnects and resyncs
+
+            dropper = asyncio.create_task(drop_later(bots[1]))
+            results = await asyncio.wait_for(
+                asyncio.gather(*(bot.play_cash("rb", hands=8, buy_in=200) for bot in bots)),
+                180,
+            )
+            await dropper
+            return list(results), bots
+        finally:
+            for bot in bots:
+                await bot.close()
+
+    started = time.monotonic()
+    results, bots = asyncio.run(run())
+    elapsed = time.monotonic() - started
+    assert elapsed < 150
+    for result in results:
+        assert result.hands >= 8 or result.cashed_out == 0, result  # all of them, or busted
+        assert result.buy_in == 200
+        assert result.balance_before - result.buy_in + result.cashed_out == result.balance_after
+        assert not result.errors.get("decide"), result.errors
+        assert not result.errors.get("no_view"), result.errors
+        assert not result.errors.get("illegal_action"), result.errors
+    assert bots[1].reconnects == 1
+    assert sum(r.net for r in results) == 0  # no rake at this table: chips only moved
+    assert sum(r.cashed_out for r in results) == 3 * 200
+    # The server saw the same: the hands are in the bots' histories, the table is empty.
+    cookies = {"dp_session": bots[0].token}
+    hands = httpx.get(server.url + "/api/hands", cookies=cookies, timeout=10).json()
+    rows = hands["hands"] if isinstance(hands, dict) else hands
+    assert len(rows) >= results[0].hands
+    assert server.table("rb")["seats_taken"] == 0
+    for bot in bots:
+        assert server.me(bot.token)["stacks"] == {}
+
+
+def test_a_clear_error_for_a_wrong_server_table_or_balance(server: Server) -> None:
+    async def wrong_server() -> None:
+        async with RemoteBot(f"http://127.0.0.1:{free_port()}"):
+            pass
+
+    with pytest.raises(RemoteBotError, match="cannot reach the server"):
+        asyncio.run(wrong_server())
+    with pytest.raises(RemoteBotError, match="must start with http"):
+        RemoteBot("127.0.0.1:8000")
+
+    async def wrong_table() -> None:
+        async with RemoteBot(server.url) as bot:
+            await bot.play_cash("no-such-table")
+
+    with pytest.raises(RemoteBotError, match="there is no table 'no-such-table'") as caught:
+        asyncio.run(wrong_table())
+    assert caught.value.code == "no_table"
+
+    async def too_poor() -> None:
+        async with RemoteBot(server.url) as bot:
+            await bot.play_cash("rb", buy_in=1_000_000)
+
+    with pytest.raises(RemoteBotError, match=r"has 10000 chips; the buy-in at rb is 40-400"):
+        asyncio.run(too_poor())
+
+
+def test_the_bot_command_runs_bots_and_prints_a_summary(
+    server: Server, capsys: pytest.CaptureFixture[str]
+) -> None:
+    status = main(
+        ["bot", "--server", server.url, "--table", "cli", "--kind", "tag", "--count", "2",
+         "--hands", "3", "--json"]
+    )  # fmt: skip
+    out = capsys.readouterr().out
+    assert status == 0, out
+    summary = json.loads(out)
+    assert len(summary["bots"]) == 2
+    assert all(row["hands"] >= 3 or row["cashed_out"] == 0 for row in summary["bots"])
+    assert sum(row["net"] for row in summary["bots"]) == 0
+    status = main(["bot", "--server", server.url, "--table", "nope", "--count", "1"])
+    assert status == 2
+    assert "there is no table 'nope'" in capsys.readouterr().err
+
+
+def test_a_remote_bot_joins_a_table_with_a_house_bot(server: Server) -> None:
+    async def run() -> CashResult:
+        async with RemoteBot(server.url, kind="random", seed=5) as bot:
+            return await asyncio.wait_for(bot.play_cash("busy", hands=4), 120)
+
+    result = asyncio.run(run())
+    assert result.hands >= 4 or result.cashed_out == 0
+    assert result.balance_after == result.balance_before - result.buy_in + result.cashed_out
