@@ -114,3 +114,27 @@ def test_script_refuses_a_card_not_in_the_stub() -> None:
     deck.deal(1)
     with pytest.raises(InvalidDeck, match="deals As next, which is not in the stub"):
         deck.deal(1)
+
+
+def test_shuffle_with_rejected_words_follows_the_recipe() -> None:
+    """The shuffle's fast path reads ``len - 1`` words at once; words at the very
+    top of the range are rejected, one draw at a time, as the recipe says."""
+    words = [2**32 - 1, 7, 2**32 - 3, 2**32 - 10, *range(1_000, 1_100)]
+    stream = Keystream(SEED)
+    stream._words, stream._pos = tuple(words), 0
+    items = list(range(12))
+    stream.shuffle(items)
+    pending = iter(words)
+
+    def below(n: int) -> int:
+        limit = 2**32 - 2**32 % n
+        while (x := next(pending)) >= limit:
+            pass
+        return x % n
+
+    expected = list(range(12))
+    for i in range(11, 0, -1):
+        j = below(i + 1)
+        expected[i], expected[j] = expected[j], expected[i]
+    assert items == expected
+    assert stream.below(1_000_000) == next(pending) % 1_000_000  # the stream continues

@@ -31,7 +31,6 @@ from drawpoker.errors import InvalidDeck
 
 SEED_BYTES = 32
 _UINT32 = 1 << 32
-_WORDS = struct.Struct(">64I")
 
 
 def new_seed() -> bytes:
@@ -62,14 +61,21 @@ class Keystream:
         self._words: tuple[int, ...] = ()
         self._pos = 0
 
-    def _refill(self) -> None:
-        """The next 8 blocks (64 words); the words of a block never straddle a refill."""
+    def _refill(self, need: int = 1) -> None:
+        """Keep the unread words and append whole blocks (8 words each) until at
+        least ``need`` words are unread; a block's words never straddle a refill."""
         seed, counter = self._seed, self._counter
-        data = b"".join(
-            hashlib.sha256(seed + (counter + i).to_bytes(8, "big")).digest() for i in range(8)
-        )
-        self._counter = counter + 8
-        self._words = _WORDS.unpack(data)
+        left = self._words[self._pos :]
+        blocks = max(1, -(-(need - len(left)) // 8))
+        prefix = hashlib.sha256(seed)
+        digests = []
+        for i in range(counter, counter + blocks):
+            block = prefix.copy()
+            block.update(i.to_bytes(8, "big"))
+            digests.append(block.digest())
+        data = b"".join(digests)
+        self._counter = counter + blocks
+        self._words = left + _words_struct(blocks).unpack(data)
         self._pos = 0
 
     def below(self, n: int) -> int:
@@ -84,22 +90,42 @@ class Keystream:
                 return x % n
 
     def shuffle(self, items: list[int]) -> None:
-        """Fisher–Yates in place, from the top of the list down (``below`` inlined)."""
+        """Fisher–Yates in place, from the top of the list down.
+
+        Fast path: the ``len - 1`` next words are read at once; a word is
+        rejected only if ``x >= 2**32 - 2**32 % n`` (``2**32 % n < n <= len``),
+        so when every word is below ``2**32 - len`` none is, and the draws are
+        simply ``x % n``. Otherwise (about once in 10**7 decks) one draw at a time."""
+        size = len(items)
+        if size < 2:
+            return
+        draws = size - 1
+        if len(self._words) - self._pos < draws:
+            self._refill(draws)
         words, pos = self._words, self._pos
-        for i in range(len(items) - 1, 0, -1):
-            n = i + 1
-            limit = _UINT32 - _UINT32 % n
-            while True:
-                if pos == len(words):
-                    self._refill()
-                    words, pos = self._words, 0
-                x = words[pos]
-                pos += 1
-                if x < limit:
-                    break
-            j = x % n
+        chunk = words[pos : pos + draws]
+        if max(chunk) < _UINT32 - size:
+            self._pos = pos + draws
+            i = draws
+            for x, n in zip(chunk, range(size, 1, -1), strict=True):
+                j = x % n
+                items[i], items[j] = items[j], items[i]
+                i -= 1
+            return
+        for i in range(draws, 0, -1):
+            j = self.below(i + 1)
             items[i], items[j] = items[j], items[i]
-        self._words, self._pos = words, pos
+
+
+_STRUCTS: dict[int, struct.Struct] = {}
+
+
+def _words_struct(blocks: int) -> struct.Struct:
+    """Big-endian 32-bit words of ``blocks`` SHA-256 blocks."""
+    unpacker = _STRUCTS.get(blocks)
+    if unpacker is None:
+        unpacker = _STRUCTS[blocks] = struct.Struct(f">{8 * blocks}I")
+    return unpacker
 
 
 class Deck:

@@ -11,9 +11,9 @@ caused. An illegal action raises ``IllegalAction`` and leaves the hand as it was
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, TypeVar, cast
+from typing import Any, cast
 
 from drawpoker.actions import Action, ActionKind, LegalActions
 from drawpoker.cards import format_cards
@@ -52,12 +52,42 @@ from drawpoker.events import (
     Street,
     TimedOut,
     UncalledBetReturned,
+    positional_maker,
 )
 from drawpoker.pots import Pot, build_pots, rake_for, rake_pots, split
 from drawpoker.rules import OpenersCheck, Reveal, Rules
 
 _LIVE_POSTS = (PostKind.SMALL_BLIND, PostKind.BIG_BLIND)
-E = TypeVar("E", bound=Event)
+
+# Fast positional constructors: make(seq, visible_to, *the event's own fields).
+_HAND_STARTED = positional_maker(HandStarted)
+_POSTED = positional_maker(Posted)
+_CARDS_DEALT = positional_maker(CardsDealt)
+_CARDS_RECEIVED = positional_maker(CardsReceived)
+_FOLDED = positional_maker(Folded)
+_CHECKED = positional_maker(Checked)
+_CALLED = positional_maker(Called)
+_BET_PLACED = positional_maker(BetPlaced)
+_RAISED = positional_maker(Raised)
+_TIMED_OUT = positional_maker(TimedOut)
+_BETTING_ROUND_ENDED = positional_maker(BettingRoundEnded)
+_UNCALLED_BET_RETURNED = positional_maker(UncalledBetReturned)
+_CARD_BURNED = positional_maker(CardBurned)
+_STOOD_PAT = positional_maker(StoodPat)
+_DISCARDED = positional_maker(Discarded)
+_DISCARDED_CARDS = positional_maker(DiscardedCards)
+_RESHUFFLED = positional_maker(Reshuffled)
+_CARDS_DELIVERED = positional_maker(CardsDelivered)
+_HAND_SHOWN = positional_maker(HandShown)
+_MUCKED = positional_maker(Mucked)
+_OPENERS_SHOWN = positional_maker(OpenersShown)
+_RAKE_TAKEN = positional_maker(RakeTaken)
+_POT_AWARDED = positional_maker(PotAwarded)
+_POT_CARRIED = positional_maker(PotCarried)
+_DECK_REVEALED = positional_maker(DeckRevealed)
+_HAND_ENDED = positional_maker(HandEnded)
+_LEGAL = positional_maker(LegalActions)  # seat, street, fold, check, call, call_all_in,
+# min_to, max_to, bet_label, draw, max_discard, hand
 
 
 class _Player:
@@ -140,7 +170,7 @@ class Hand:
         self.button = button
         self.seed = seed
         self._events: list[Event] = []
-        self._seq = first_seq
+        self._first_seq = first_seq  # the next seq is first_seq + len(self._events)
         pairs = sorted(dict(stacks).items() if isinstance(stacks, Mapping) else stacks)
         self._validate_setup(pairs, button, carried_pot, seed, deck)
         n_seats = rules.max_seats
@@ -220,12 +250,13 @@ class Hand:
     def _start(self) -> None:
         rules = self.rules
         self._emit(
-            HandStarted,
-            hand_id=self.hand_id,
-            button=self.button,
-            stacks=tuple(sorted((p.seat, p.stack) for p in self.players)),
-            carried_pot=self.carried_in,
-            commitment=commitment(self.seed) if self.seed is not None else "",
+            _HAND_STARTED,
+            EVERYONE,
+            self.hand_id,
+            self.button,
+            tuple(sorted((p.seat, p.stack) for p in self.players)),
+            self.carried_in,
+            commitment(self.seed) if self.seed is not None else "",
         )
         for index, kind, amount in self._forced_bets():
             self._post(self.players[index], kind, amount)
@@ -280,7 +311,7 @@ class Hand:
             self._highest = max(self._highest, p.wager)
         if p.stack == 0:
             p.all_in = True
-        self._emit(Posted, seat=p.seat, kind=kind, amount=amount, all_in=p.all_in)
+        self._emit(_POSTED, EVERYONE, p.seat, kind, amount, p.all_in)
 
     def _deal(self) -> None:
         """R3: five cards each, one at a time, clockwise from left of the button."""
@@ -290,9 +321,9 @@ class Hand:
         for i, p in enumerate(players):
             p.cards = dealt[i::n]
             p.original = tuple(p.cards)
-        self._emit(CardsDealt, seats=tuple(p.seat for p in players), count=5)
+        self._emit(_CARDS_DEALT, EVERYONE, tuple(p.seat for p in players), 5)
         for p in players:
-            self._emit(CardsReceived, visible_to=p.seat, seat=p.seat, cards=tuple(p.cards))
+            self._emit(_CARDS_RECEIVED, p.seat, p.seat, tuple(p.cards))
 
     # ------------------------------------------------------------------ queries
 
@@ -302,7 +333,7 @@ class Hand:
 
     @property
     def next_seq(self) -> int:
-        return self._seq
+        return self._first_seq + len(self._events)
 
     @property
     def is_over(self) -> bool:
@@ -316,7 +347,7 @@ class Hand:
     @property
     def pot_total(self) -> int:
         """Every chip in the middle (wagers of this round and a carried pot included)."""
-        return sum(p.committed for p in self.players) + self._middle_extra
+        return sum([p.committed for p in self.players]) + self._middle_extra
 
     def player(self, seat: int) -> _Player:
         try:
@@ -332,35 +363,34 @@ class Hand:
 
     def legal_actions(self) -> LegalActions | None:
         """What the player to act may do, with exact amounts; None when the hand is over."""
-        if self._legal is None:
-            self._legal = self._compute_legal_actions()
-        return self._legal
+        legal = self._legal
+        if legal is None and self._to_act is not None:
+            legal = self._legal = self._compute_legal_actions()
+        return legal
 
-    def _compute_legal_actions(self) -> LegalActions | None:
-        if self._to_act is None:
-            return None
-        p = self.players[self._to_act]
-        if self.street is Street.DRAW:
-            return LegalActions(
-                seat=p.seat,
-                street=self.street,
-                draw=True,
-                max_discard=self.rules.max_discard,
-                hand=tuple(p.cards),
-            )
-        to_call = min(self._highest - p.wager, p.stack)
+    def _compute_legal_actions(self) -> LegalActions:
+        p = self.players[self._to_act]  # type: ignore[index]
+        street = self.street
+        if street is Street.DRAW:
+            return _LEGAL(
+                p.seat, street, False, False, 0, False, 0, 0, "", True,
+                self.rules.max_discard, tuple(p.cards),
+            )  # fmt: skip
+        stack = p.stack
+        to_call = self._highest - p.wager
+        if to_call > stack:
+            to_call = stack
         span = self._bet_span(p)
-        return LegalActions(
-            seat=p.seat,
-            street=self.street,
-            fold=not self._opening,
-            check=to_call <= 0,
-            call=max(to_call, 0),
-            call_all_in=0 < to_call == p.stack,
-            min_to=span[0] if span else 0,
-            max_to=span[1] if span else 0,
-            bet_label=self._bet_label() if span else "",
-        )
+        if span is None:
+            low = high = 0
+            label = ""
+        else:
+            low, high = span
+            label = self._bet_label()
+        return _LEGAL(
+            p.seat, street, not self._opening, to_call <= 0, to_call if to_call > 0 else 0,
+            0 < to_call == stack, low, high, label, False, 0, (),
+        )  # fmt: skip
 
     def _bet_label(self) -> str:
         if self._highest == 0:
@@ -387,12 +417,17 @@ class Hand:
             return None
         if p.penalized and self.street is Street.POST_DRAW:
             return None  # R26
-        if not any(
-            q is not p and not q.folded and q.wager + q.stack > highest for q in self.players
-        ):
+        pot = self._middle_extra  # the pot, counted in the same pass
+        caller = False  # anybody left who could call more?
+        for q in self.players:
+            pot += q.committed
+            if not caller and q is not p and not q.folded and q.wager + q.stack > highest:
+                caller = True
+        if not caller:
             return None  # nobody left who could call more
         if (
-            self._opening
+            rules.is_italian
+            and self._opening
             and rules.openers_check is OpenersCheck.SERVER
             and not self._has_openers(p)
         ):
@@ -411,7 +446,6 @@ class Hand:
             return to, to
         if p.acted and highest - p.faced < self._min_raise:
             return None  # R19: a short all-in raise does not reopen the betting
-        pot = self.pot_total
         if highest == 0:
             low = rules.min_bet
             high = pot if rules.is_pot_limit else all_in_to
@@ -424,8 +458,11 @@ class Hand:
                 high = highest + pot + to_call
             else:
                 high = all_in_to
-        low = min(low, all_in_to)
-        return low, min(max(high, low), all_in_to)
+        if low > all_in_to:
+            low = all_in_to
+        if high < low:
+            high = low
+        return low, high if high < all_in_to else all_in_to
 
     def _has_openers(self, p: _Player) -> bool:
         """R38: a pair of ``openers`` or better in the original five cards."""
@@ -486,14 +523,16 @@ class Hand:
 
     def act(self, action: Action) -> list[Event]:
         """Apply a legal action; return the events it caused."""
-        self.validate(action)
+        refusal = self._refusal(action)  # validate(), inlined
+        if refusal is not None:
+            raise IllegalAction(f"seat {action.seat} ({self.street}){refusal}")
         self._legal = None
         start = len(self._events)
         p = self.players[self._to_act]  # type: ignore[index]
         kind = action.kind
         if kind is ActionKind.TIMEOUT:
             penalized = self.street is Street.DRAW and self.rules.draw_timeout_penalty
-            self._emit(TimedOut, seat=p.seat, street=self.street, penalized=penalized)
+            self._emit(_TIMED_OUT, EVERYONE, p.seat, self.street, penalized)
             if self.street is Street.DRAW:
                 p.penalized = penalized
                 self._draw(p, ())
@@ -530,50 +569,62 @@ class Hand:
         self._to_act = None
         self._advance(first % len(self.players), include_start=True)
 
-    def _needs_to_act(self, p: _Player) -> bool:
-        return not p.folded and not p.all_in and (not p.acted or p.wager < self._highest)
-
     def _advance(self, start: int, include_start: bool = False) -> None:
         """Pass the turn clockwise from ``start``, or end the round."""
         players = self.players
+        highest = self._highest
+        live = able = 0
+        last_able = None
+        for p in players:
+            if not p.folded:
+                live += 1
+                if not p.all_in:
+                    able += 1
+                    last_able = p
+        if live == 1 or able == 0 or (able == 1 and last_able.wager >= highest):  # type: ignore[union-attr]
+            self._end_round()
+            return
         n = len(players)
-        live = [p for p in players if not p.folded]
-        if len(live) == 1:
-            self._end_round()
-            return
-        able = [p for p in live if not p.all_in]
-        if len(able) == 0 or (len(able) == 1 and able[0].wager >= self._highest):
-            self._end_round()
-            return
-        offset = 0 if include_start else 1
-        for k in range(n):
-            i = (start + offset + k) % n
-            if self._needs_to_act(players[i]):
+        i = start if include_start else start + 1
+        for _ in range(n):
+            if i >= n:
+                i -= n
+            p = players[i]
+            if not p.folded and not p.all_in and (not p.acted or p.wager < highest):
                 self._to_act = i
                 return
+            i += 1
         self._end_round()
 
     def _after_action(self, p: _Player) -> None:
         p.acted = True
         p.faced = self._highest
         p.full_raises_seen = self._full_raises
-        self._advance(self.players.index(p))
+        self._advance(p.index)
 
     def _fold(self, p: _Player) -> None:
         p.folded = True
         self._folded_cards += p.cards
         p.cards = []
-        self._emit(Folded, seat=p.seat)
+        events = self._events
+        events.append(_FOLDED(self._first_seq + len(events), EVERYONE, p.seat))
         self._after_action(p)
 
     def _check(self, p: _Player) -> None:
-        self._emit(Checked, seat=p.seat)
+        events = self._events
+        events.append(_CHECKED(self._first_seq + len(events), EVERYONE, p.seat))
         self._after_action(p)
 
     def _call(self, p: _Player) -> None:
-        amount = min(self._highest - p.wager, p.stack)
-        self._put(p, amount)
-        self._emit(Called, seat=p.seat, amount=amount, all_in=p.all_in)
+        amount = self._highest - p.wager
+        if amount >= p.stack:
+            amount = p.stack
+            p.all_in = True
+        p.stack -= amount
+        p.wager += amount
+        p.committed += amount
+        events = self._events
+        events.append(_CALLED(self._first_seq + len(events), EVERYONE, p.seat, amount, p.all_in))
         self._after_action(p)
 
     def _put(self, p: _Player, amount: int) -> None:
@@ -612,16 +663,9 @@ class Hand:
             opened = rules.is_italian and self.street is Street.PRE_DRAW
             if opened:
                 self._opener = p.index
-            self._emit(
-                BetPlaced,
-                seat=p.seat,
-                amount=to,
-                all_in=p.all_in,
-                opened=opened,
-                completed=highest > 0,
-            )
+            self._emit(_BET_PLACED, EVERYONE, p.seat, to, p.all_in, opened, highest > 0)
         else:
-            self._emit(Raised, seat=p.seat, increment=increment, to=to, all_in=p.all_in, full=full)
+            self._emit(_RAISED, EVERYONE, p.seat, increment, to, p.all_in, full)
         self._after_action(p)
 
     def _end_round(self) -> None:
@@ -629,7 +673,7 @@ class Hand:
         self._return_uncalled()
         for p in self.players:
             p.wager = 0
-        self._emit(BettingRoundEnded, street=self.street, pot=self.pot_total)
+        self._emit(_BETTING_ROUND_ENDED, EVERYONE, self.street, self.pot_total)
         live = [p for p in self.players if not p.folded]
         if len(live) == 1:
             self._win_uncontested(live[0])
@@ -654,7 +698,7 @@ class Hand:
             top.wager -= back
             top.stack += back
             top.all_in = False
-            self._emit(UncalledBetReturned, seat=top.seat, amount=back)
+            self._emit(_UNCALLED_BET_RETURNED, EVERYONE, top.seat, back)
 
     # ------------------------------------------------------------------- draw
 
@@ -670,14 +714,14 @@ class Hand:
 
     def _burn(self) -> None:
         self._discard_pile += self._take(1, None)
-        self._emit(CardBurned)
+        self._emit(_CARD_BURNED, EVERYONE)
 
     def _draw(self, p: _Player, cards: Sequence[int]) -> None:
         rules = self.rules
         k = len(cards)
         if k == 0:
             p.drew = 0
-            self._emit(StoodPat, seat=p.seat)
+            self._emit(_STOOD_PAT, EVERYONE, p.seat)
         else:
             thrown = set(cards)
             p.cards = [c for c in p.cards if c not in thrown]
@@ -686,8 +730,8 @@ class Hand:
             p.drew = k
             now = min(k, rules.max_consecutive_draw)
             p.owed = k - now
-            self._emit(Discarded, seat=p.seat, count=k, now=now)
-            self._emit(DiscardedCards, visible_to=p.seat, seat=p.seat, cards=tuple(cards))
+            self._emit(_DISCARDED, EVERYONE, p.seat, k, now)
+            self._emit(_DISCARDED_CARDS, p.seat, p.seat, tuple(cards))
             self._deliver(p, now, deferred=False)
         self._draw_pos += 1
         if self._draw_pos < len(self._draw_order):
@@ -703,8 +747,8 @@ class Hand:
     def _deliver(self, p: _Player, count: int, deferred: bool) -> None:
         new = self._take(count, p, deferred)
         p.cards += new
-        self._emit(CardsDelivered, seat=p.seat, count=count, deferred=deferred)
-        self._emit(CardsReceived, visible_to=p.seat, seat=p.seat, cards=tuple(new))
+        self._emit(_CARDS_DELIVERED, EVERYONE, p.seat, count, deferred)
+        self._emit(_CARDS_RECEIVED, p.seat, p.seat, tuple(new))
 
     def _take(self, count: int, served: _Player | None, deferred: bool = False) -> list[int]:
         """Deal ``count`` cards, reshuffling first if the stub cannot cover them (R24).
@@ -734,7 +778,7 @@ class Hand:
             self._folded_cards = []
         self.deck.reshuffle(pool)
         self.reshuffles += 1
-        self._emit(Reshuffled, size=len(self.deck), excluded_seat=served.seat if served else 0)
+        self._emit(_RESHUFFLED, EVERYONE, len(self.deck), served.seat if served else 0)
 
     # ----------------------------------------------------------- second round
 
@@ -781,7 +825,7 @@ class Hand:
             return None
         p = self.players[self._opener]
         valid = self._has_openers(p)
-        self._emit(OpenersShown, seat=p.seat, cards=p.original, valid=valid)
+        self._emit(_OPENERS_SHOWN, EVERYONE, p.seat, p.original, valid)
         return None if valid else p.index
 
     def _pots(self) -> list[Pot]:
@@ -822,11 +866,9 @@ class Hand:
                 continue
             if show_all or p.index in winning:
                 value = evaluate(p.cards)
-                self._emit(
-                    HandShown, seat=p.seat, cards=tuple(p.cards), description=value.description
-                )
+                self._emit(_HAND_SHOWN, EVERYONE, p.seat, tuple(p.cards), value.description)
             else:
-                self._emit(Mucked, seat=p.seat)
+                self._emit(_MUCKED, EVERYONE, p.seat)
         self._settle(pots, winners, showdown=True)
 
     def _settle(self, pots: list[Pot], winners: list[list[int]], showdown: bool) -> None:
@@ -848,7 +890,7 @@ class Hand:
         shares = rake_pots(paid_pots, rake) if paid_pots else []
         if rake:
             self.rake = rake
-            self._emit(RakeTaken, amount=rake)
+            self._emit(_RAKE_TAKEN, EVERYONE, rake)
         for k, pot, cut in zip(won, paid_pots, shares, strict=True):
             amount = pot.amount - cut
             paid = tuple((players[i].seat, chips) for i, chips in split(amount, winners[k]))
@@ -856,12 +898,13 @@ class Hand:
                 self._by_seat[seat].stack += chips
             self._awards.append((amount, paid))
             self._emit(
-                PotAwarded,
-                index=k,
-                amount=amount,
-                shares=paid,
-                eligible=tuple(players[i].seat for i in pot.eligible),
-                showdown=showdown,
+                _POT_AWARDED,
+                EVERYONE,
+                k,
+                amount,
+                paid,
+                tuple(players[i].seat for i in pot.eligible),
+                showdown,
             )
         self._end()
 
@@ -875,19 +918,20 @@ class Hand:
 
     def _carry(self, amount: int, reason: str) -> None:
         self.carried_out += amount
-        self._emit(PotCarried, amount=amount, reason=reason)
+        self._emit(_POT_CARRIED, EVERYONE, amount, reason)
 
     def _end(self) -> None:
         self.street = Street.OVER
         self._to_act = None
         if self.seed is not None:
-            self._emit(DeckRevealed, seed=self.seed.hex())
+            self._emit(_DECK_REVEALED, EVERYONE, self.seed.hex())
         self._emit(
-            HandEnded,
-            stacks=tuple(sorted((p.seat, p.stack) for p in self.players)),
-            rake=self.rake,
-            carried_pot=self.carried_out,
-            reached_draw=self.reached_draw,
+            _HAND_ENDED,
+            EVERYONE,
+            tuple(sorted((p.seat, p.stack) for p in self.players)),
+            self.rake,
+            self.carried_out,
+            self.reached_draw,
         )
 
     @property
@@ -936,11 +980,10 @@ class Hand:
 
     # ------------------------------------------------------------------ events
 
-    def _emit(self, event_type: type[E], /, **fields: Any) -> E:
-        event = event_type(seq=self._seq, **fields)
-        self._seq += 1
-        self._events.append(event)
-        return event
+    def _emit(self, make: Callable[..., Event], /, *fields: Any) -> None:
+        """Append ``make(seq, visible_to, *own fields)``: ``fields`` start with ``visible_to``."""
+        events = self._events
+        events.append(make(self._first_seq + len(events), *fields))
 
     def events_for(self, viewer: int = EVERYONE) -> list[Event]:
         """The events ``viewer`` may see: a seat, ``EVERYONE`` (a spectator) or ``SERVER``."""
@@ -984,5 +1027,5 @@ class Hand:
             "legal": None
             if legal is None or viewer not in (SERVER, legal.seat)
             else legal.to_dict(),
-            "next_seq": self._seq,
+            "next_seq": self.next_seq,
         }
