@@ -15,15 +15,22 @@ from sqlalchemy import select
 
 from drawpoker.server import auth, ledger
 from drawpoker.server.auth import STARTING_CHIPS
-from drawpoker.server.store import Store, database_url, ledger_entries, ledger_tx
+from drawpoker.server.store import (
+    Store,
+    database_url,
+    hands,
+    ledger_entries,
+    ledger_tx,
+    tournaments,
+)
 from drawpoker.server.tournaments import (
     FEES,
     PRIZES,
     REFUND,
     REGISTER,
     UNREGISTER,
-    SitAndGoConfig,
-    SitAndGoRunner,
+    TournamentRunner,
+    TournamentSpec,
     pool,
 )
 
@@ -170,42 +177,81 @@ def test_register_unregister_and_errors(tmp_path: Path, database: str | None) ->
         store.close()
 
 
-def test_unfinished_instances_are_refunded_on_restart(tmp_path: Path, database: str | None) -> None:
-    """One sit & go still registering and one running when the server stops: on the
-    next start both are cancelled and every buy-in and fee goes back."""
-    rooms = [sng("s3"), sng("r2", max_entries=2)]
+def test_a_restart_resumes_runs_and_refunds_what_cannot_resume(
+    tmp_path: Path, database: str | None
+) -> None:
+    """The server stops with one sit & go registering, one running and one whose saved
+    state is lost. On the next start the first keeps its entrant, the second resumes
+    from its last finished hand (the hand in play cancelled) and finishes and pays,
+    and the third is cancelled with every buy-in and fee refunded."""
+    rooms = [sng("s3"), sng("r2", max_entries=2), sng("lost")]
     server = start(tmp_path, database, rooms)
     try:
-        a, b, c = (server.guest() for _ in range(3))
+        a, b, c, d = (server.guest() for _ in range(4))
         waiting = get(server, "/api/tournaments/s3")["id"]
         running = get(server, "/api/tournaments/r2")["id"]
+        lost = get(server, "/api/tournaments/lost")["id"]
         assert post(server, "/api/tournaments/s3/register", a["token"]).status_code == 200
+        assert post(server, "/api/tournaments/lost/register", d["token"]).status_code == 200
         for player in (b, c):
             assert post(server, "/api/tournaments/r2/register", player["token"]).status_code == 200
-        assert get(server, "/api/tournaments/r2")["status"] == "running"
-        time.sleep(0.3)  # a few hands are played
-    finally:
-        server.stop()
-    server = start(tmp_path, database, rooms)
-    try:
-        for player in (a, b, c):
-            assert server.me(player["token"])["balance"] == STARTING_CHIPS
-        assert get(server, "/api/tournaments/s3")["id"] != waiting
-        assert get(server, "/api/tournaments/r2")["status"] == "registering"
+        detail = get(server, f"/api/tournaments/{running}")
+        assert detail["status"] == "running"
+        deadline = time.monotonic() + 10
+        while get(server, f"/api/tournaments/{running}")["hands"] < 2:
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
     finally:
         server.stop()
     store = books(tmp_path, database)
     try:
-        assert tx_sums(store, waiting)[REFUND] == {
-            ledger.player(a["id"]): 110, pool(waiting): -100, FEES: -10
-        }  # fmt: skip
-        assert tx_sums(store, running)[REFUND] == {
-            ledger.player(b["id"]): 110, ledger.player(c["id"]): 110, pool(running): -200,
-            FEES: -20,
-        }  # fmt: skip
-        assert store.call(ledger.balance, pool(waiting)) == 0
+        store.call(lambda conn: conn.execute(tournaments.delete().where(tournaments.c.id == lost)))
+        before = store.call(
+            lambda conn: conn.execute(
+                select(tournaments.c.status).where(tournaments.c.id == running)
+            ).scalar_one()
+        )
+        assert before == "running"
+    finally:
+        store.close()
+    server = start(tmp_path, database, rooms)
+    try:
+        assert server.me(a["token"])["balance"] == STARTING_CHIPS - 110
+        assert server.me(d["token"])["balance"] == STARTING_CHIPS  # refunded
+        row = get(server, "/api/tournaments/s3")
+        assert (row["id"], row["registered"], row["prize_pool"]) == (waiting, 1, 100)
+        deadline = time.monotonic() + 60
+        while (detail := get(server, f"/api/tournaments/{running}"))["status"] != "finished":
+            assert time.monotonic() < deadline, detail
+            time.sleep(0.2)
+        balances = [server.me(p["token"])["balance"] for p in (b, c)]
+    finally:
+        server.stop()
+    assert detail["hands"] >= 2  # counted across the restart
+    assert sorted(balances) == [STARTING_CHIPS - 110, STARTING_CHIPS - 110 + 200]
+    assert [s["prize"] for s in detail["standings"]] == [200, 0]
+    store = books(tmp_path, database)
+    try:
+        assert REFUND not in tx_sums(store, running)
+        assert tx_sums(store, running)[PRIZES][pool(running)] == -200
+        assert tx_sums(store, lost)[REFUND] == {
+            ledger.player(d["id"]): 110,
+            pool(lost): -100,
+            FEES: -10,
+        }
+        assert tx_sums(store, waiting) == {
+            REGISTER: {ledger.player(a["id"]): -110, pool(waiting): 100, FEES: 10}
+        }
+        cancelled = store.call(
+            lambda conn: conn.execute(
+                select(hands.c.id).where(
+                    hands.c.table_id.like(f"{running}-t%"), hands.c.status == "cancelled"
+                )
+            ).all()
+        )
+        assert len(cancelled) <= 1  # the hand in play at the stop, if one was
         assert store.call(ledger.balance, pool(running)) == 0
-        assert store.call(ledger.balance, FEES) == 0
+        assert store.call(ledger.balance, pool(lost)) == 0
         store.call(ledger.check_books)
     finally:
         store.close()
@@ -284,32 +330,40 @@ def test_sit_and_go_of_six_runs_to_the_end(tmp_path: Path, database: str | None)
         store.close()
 
 
-def test_a_failing_sit_and_go_is_cancelled_and_refunded(store_url: str) -> None:
-    """If running the tournament fails, the room's rule for a server failure applies
-    at once: cancelled, every buy-in and fee refunded, a new instance opened."""
+def test_a_failing_payout_cancels_and_refunds(store_url: str) -> None:
+    """If paying a finished tournament fails, the room's rule for a server failure
+    applies: cancelled, every buy-in and fee refunded, a new run open."""
     store = Store(store_url)
     try:
-        a, b = store.call(auth.create_guest), store.call(auth.create_guest)
-        runner = SitAndGoRunner(SitAndGoConfig.from_dict(sng("f2", max_entries=2)), store)
+        a, b = (store.call(auth.ensure_bot, name) for name in ("bot-a", "bot-b"))
+        # Bots play it out (absent people would only fold their blinds to each other).
+        before = [store.call(ledger.balance, ledger.player(bot.id)) for bot in (a, b)]
+        spec = TournamentSpec.from_dict(
+            sng("f2", max_entries=2, levels=[[50, 100, 0, 1.0]], bot_kinds=["calling-station"])
+        )
+        runner = TournamentRunner(spec, store)
 
-        async def broken(inst: object) -> None:
-            raise RuntimeError("a bug while playing")
+        async def broken(run: object) -> None:
+            raise RuntimeError("a bug while paying")
 
-        runner._play = broken  # type: ignore[method-assign]
+        runner.pay = broken  # type: ignore[method-assign,assignment]
 
         async def scenario() -> str:
             first = runner.current
             await runner.register(a)
             await runner.register(b)
-            while runner.current is first:
-                await asyncio.sleep(0.01)
+            assert runner.current is not first
+            deadline = time.monotonic() + 30
+            while first.finished_at is None:
+                assert time.monotonic() < deadline
+                await asyncio.sleep(0.02)
             assert runner.detail(first)["status"] == "cancelled"
             assert runner.summary()["status"] == "registering"
+            await runner.stop()
             return first.id
 
         instance = asyncio.run(scenario())
-        for account in (a, b):
-            assert store.call(ledger.balance, ledger.player(account.id)) == STARTING_CHIPS
+        assert [store.call(ledger.balance, ledger.player(bot.id)) for bot in (a, b)] == before
         assert store.call(ledger.balance, pool(instance)) == 0
         assert tx_sums(store, instance)[REFUND] == {
             ledger.player(a.id): 110, ledger.player(b.id): 110, pool(instance): -200, FEES: -20
@@ -319,31 +373,43 @@ def test_a_failing_sit_and_go_is_cancelled_and_refunded(store_url: str) -> None:
         store.close()
 
 
-async def _play_by_websocket(server: Server, token: str) -> tuple[str, Client, int]:
-    """Subscribe, register, and answer every ``Legal`` the server sends: stand pat at
-    the draw, check or call when betting. Returns the instance, the client and the
-    number of actions the server accepted."""
+async def _play_by_websocket(server: Server, token: str) -> tuple[str, Client, int, list[str]]:
+    """Subscribe to the tournament, register, go to the table the server names and
+    answer every ``Legal``: stand pat at the draw, check or call when betting, until
+    the private ``Finished``. Returns the run, the client, the number of actions the
+    server accepted and the tables played at."""
     me = await Client(server, token, "me").connect()
     answer = await me.request({"type": "subscribe", "table": "ws6"})
     assert answer["type"] == "ok", answer
     instance = answer["detail"]["tournament"]
+    assert answer["detail"]["table"] is None
     r = await asyncio.to_thread(post, server, "/api/tournaments/ws6/register", token)
     assert r.status_code == 200, r.text
-    acted, seen = 0, 0
+    assert r.json()["tournament"] == instance
+    seated = await me.wait(lambda f: f["type"] == "event" and f["event"]["type"] == "YourTable", 30)
+    table = seated["event"]["table"]
+    assert seated["table"] == instance
+    answer = await me.request({"type": "subscribe", "table": table})
+    assert answer["type"] == "ok", answer
+    acted, seen, tables = 0, 0, [table]
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
-        try:
-            frame = await me.wait(
-                lambda f: f["type"] == "event" and f["event"]["type"] == "Legal", 0.5, start=seen
-            )
-        except TimeoutError:
-            detail = await asyncio.to_thread(get, server, f"/api/tournaments/{instance}")
-            if detail["status"] == "finished":
-                break
-            continue
+        frame = await me.wait(
+            lambda f: f["type"] == "event" and f["event"]["type"] in ("Legal", "Finished", "Moved"),
+            60,
+            start=seen,
+        )
         seen = me.frames.index(frame) + 1
-        legal, hand_id = frame["event"]["legal"], frame["event"]["hand_id"]
-        message: dict[str, Any] = {"table": instance, "hand_id": hand_id, "action_id": f"a{seen}"}
+        event = frame["event"]
+        if event["type"] == "Finished":
+            break
+        if event["type"] == "Moved":
+            table = event["table"]
+            tables.append(table)
+            await me.request({"type": "subscribe", "table": table})
+            continue
+        legal, hand_id = event["legal"], event["hand_id"]
+        message: dict[str, Any] = {"table": table, "hand_id": hand_id, "action_id": f"a{seen}"}
         if legal["draw"]:
             message |= {"type": "draw", "discard": []}
         else:
@@ -360,8 +426,14 @@ async def _play_by_websocket(server: Server, token: str) -> tuple[str, Client, i
             await asyncio.sleep(0.2)
         assert reply["type"] == "ok", reply
         acted += 1
+    while True:  # the end of the tournament reaches the channel too
+        detail = await asyncio.to_thread(get, server, f"/api/tournaments/{instance}")
+        if detail["status"] == "finished":
+            break
+        assert time.monotonic() < deadline
+        await asyncio.sleep(0.2)
     await me.close()
-    return instance, me, acted
+    return instance, me, acted, tables
 
 
 def test_a_person_plays_a_sit_and_go_over_the_websocket(
@@ -375,20 +447,26 @@ def test_a_person_plays_a_sit_and_go_over_the_websocket(
     server = start(tmp_path, database, [config])
     try:
         me = server.guest()
-        instance, client, acted = asyncio.run(_play_by_websocket(server, me["token"]))
+        instance, client, acted, tables = asyncio.run(_play_by_websocket(server, me["token"]))
         detail = get(server, f"/api/tournaments/{instance}")
         my_balance = server.me(me["token"])["balance"]
     finally:
         server.stop()
     assert detail["status"] == "finished"
     assert acted > 0
-    events = client.events(instance)
+    assert tables == [f"{instance}-t1"]  # one table: nobody moves
+    events = client.events(tables[0])
     kinds = {e["type"] for e in events}
-    assert {"HandStarted", "CardsReceived", "Turn", "Legal", "HandEnded"} <= kinds
-    notices = [e["type"] for e in events if e["type"] in NOTICE_KINDS]
-    assert notices[0] == "TournamentStarted"
-    assert notices[-1] == "TournamentFinished"
-    assert notices.count("PlayerEliminated") == 5
+    assert {"HandStarted", "CardsReceived", "Turn", "Legal", "HandEnded", "LevelStarted"} <= kinds
+    finished = [e for e in events if e["type"] == "Finished"]
+    assert len(finished) == 1
+    mine = next(s for s in detail["standings"] if s["account"] == me["id"])
+    assert finished[0]["places"] == mine["places"]
+    assert finished[0]["prize"] == mine["prize"]
+    channel = [e["type"] for e in client.events(instance) if e["type"] in NOTICE_KINDS]
+    assert channel[0] == "TournamentStarted"
+    if mine["places"] == [1]:
+        assert channel[-1] == "TournamentFinished"
     my_cards = [e for e in events if e["type"] == "CardsReceived"]
     assert len({e["seat"] for e in my_cards}) == 1  # only my own seat's cards
     standings = detail["standings"]

@@ -32,11 +32,13 @@ from drawpoker.server.actor import TableActor, TableConfig, TableError, cancel_u
 from drawpoker.server.auth import Account, AuthError
 from drawpoker.server.lobby import Lobby
 from drawpoker.server.store import Store, hand_players, hands
-from drawpoker.server.tournaments import SitAndGoConfig, SitAndGoRunner, refund_abandoned
+from drawpoker.server.tournament_table import TournamentTableActor
+from drawpoker.server.tournaments import TournamentRunner, TournamentSpec, refund_abandoned
 
 log = logging.getLogger("drawpoker.server")
 COOKIE = "dp_session"
 SEND_QUEUE = 512  # frames; a client that falls this far behind is dropped and resyncs
+CASH_ONLY = (protocol.Sit, protocol.TopUp, protocol.SitOut, protocol.SitIn, protocol.Leave)
 RATE = 20.0  # messages per second per connection ...
 BURST = 40.0  # ... with this burst
 
@@ -48,12 +50,13 @@ class Room:
         self,
         store: Store,
         configs: list[TableConfig],
-        tournaments: list[SitAndGoConfig] | None = None,
+        tournaments: list[TournamentSpec] | None = None,
     ) -> None:
         self.store = store
         self.configs = configs
         self.tournament_configs = tournaments or []
-        self.tournaments: dict[str, SitAndGoRunner] = {}
+        self.tournaments: dict[str, TournamentRunner] = {}
+        self.tournament_tables: dict[str, TournamentTableActor] = {}
         self.lobby = Lobby()
         self.limiter = auth.LoginLimiter()
         self.cancelled: list[dict[str, Any]] = []
@@ -66,14 +69,23 @@ class Room:
             actor = TableActor(config, self.store, on_change=self.lobby.changed)
             self.lobby.add(actor)
             await actor.start()
-        for instance in await self.store.run(refund_abandoned):
-            log.warning("sit & go %s was left unfinished; entries refunded", instance)
-        for sng in self.tournament_configs:
-            runner = SitAndGoRunner(sng, self.store, on_change=self.lobby.changed)
-            self.tournaments[sng.id] = runner
+        resumed: set[str] = set()
+        for spec in self.tournament_configs:
+            runner = TournamentRunner(
+                spec, self.store, tables=self.tournament_tables, on_change=self.lobby.changed
+            )
+            self.tournaments[spec.id] = runner
+            resumed.update(await runner.restore())
+        for instance in await self.store.run(refund_abandoned, resumed):
+            log.warning("tournament %s could not resume; entries refunded", instance)
+        for runner in self.tournaments.values():
             runner.start()
         self.lobby.start()
         self.lobby.changed()
+
+    def table(self, table_id: str) -> TableActor | TournamentTableActor | None:
+        """A websocket table: a cash table, or a table of a running tournament."""
+        return self.lobby.actors.get(table_id) or self.tournament_tables.get(table_id)
 
     async def stop(self) -> None:
         await self.lobby.stop()
@@ -181,10 +193,11 @@ async def websocket_endpoint(ws: WebSocket) -> None:
         pass
     finally:
         room.lobby.unsubscribe(conn)
-        for sit_and_go in room.tournaments.values():
-            sit_and_go.unwatch(conn)
+        for runner in room.tournaments.values():
+            for run in runner.runs():
+                run.unwatch(conn)
         for table_id in conn.tables:
-            actor = room.lobby.actors.get(table_id)
+            actor = room.table(table_id)
             if actor is not None:
                 actor.post(actor.unwatch, conn)
         if not pump.done():
@@ -217,13 +230,16 @@ async def _handle(room: Room, conn: Client, text: str) -> None:
         room.lobby.subscribe(conn, {"game": msg.game, "structure": msg.structure, "kind": msg.kind})
         conn.ok(ref)
         return
-    sit_and_go = tournament_api.runner_for(room.tournaments, msg.table)
-    if sit_and_go is not None:
-        tournament_api.handle(sit_and_go, conn, msg)
+    runner = tournament_api.runner_for(room.tournaments, msg.table)
+    if runner is not None:
+        tournament_api.handle(runner, conn, msg, msg.table)
         return
-    actor = room.lobby.actors.get(msg.table)
+    actor = room.table(msg.table)
     if actor is None:
         conn.error("no_table", f"there is no table {msg.table!r}", ref)
+        return
+    if isinstance(actor, TournamentTableActor) and isinstance(msg, CASH_ONLY):
+        conn.error("not_here", f"{msg.type} is for cash tables, not a tournament table", ref)
         return
     call: Callable[..., Awaitable[Any]]
     args: tuple[Any, ...]
@@ -234,15 +250,20 @@ async def _handle(room: Room, conn: Client, text: str) -> None:
         conn.tables.discard(actor.id)
         call, args = actor.unwatch, (conn,)
     elif isinstance(msg, protocol.Sit):
+        assert isinstance(actor, TableActor)
         conn.tables.add(actor.id)
         call, args = actor.sit, (conn, msg.seat, msg.buy_in, msg.post)
     elif isinstance(msg, protocol.TopUp):
+        assert isinstance(actor, TableActor)
         call, args = actor.top_up, (conn, msg.amount)
     elif isinstance(msg, protocol.SitOut):
+        assert isinstance(actor, TableActor)
         call, args = actor.sit_out, (conn,)
     elif isinstance(msg, protocol.SitIn):
+        assert isinstance(actor, TableActor)
         call, args = actor.sit_in, (conn, msg.post)
     elif isinstance(msg, protocol.Leave):
+        assert isinstance(actor, TableActor)
         call, args = actor.leave, (conn,)
     elif isinstance(msg, protocol.Act):
         call, args = actor.act, (conn, msg)
@@ -556,7 +577,7 @@ def _openapi() -> dict[str, Any]:
             "/api/hands/{hand}": {
                 "get": op("One finished hand as I may see it (seed revealed)", auth_needed=True)
             },
-            "/api/tournaments": {"get": op("Sit & go tournaments: the lobby list")},
+            "/api/tournaments": {"get": op("Tournaments (sit & go and scheduled): the lobby list")},
             "/api/tournaments/{tournament}": {
                 "get": op("One tournament: players, tables, chips, level, payouts, standings")
             },
@@ -591,7 +612,7 @@ async def docs(request: Request) -> Response:
 
 
 def create_app(
-    store: Store, configs: list[TableConfig], tournaments: list[SitAndGoConfig] | None = None
+    store: Store, configs: list[TableConfig], tournaments: list[TournamentSpec] | None = None
 ) -> Starlette:
     room = Room(store, configs, tournaments)
 

@@ -131,7 +131,19 @@ hands = Table(
     Column("history", Text),  # JSON events (server view), written at the end
     Column("pot", BigInteger, nullable=False, default=0),
     Column("rake", BigInteger, nullable=False, default=0),
+    Column("tournament", Text),  # JSON: the tournament, level and rules of its hands (migration 3)
     Index("ix_hands_table_status", "table_id", "status"),
+)
+
+tournaments = Table(
+    "tournaments",
+    metadata,
+    Column("id", String(48), primary_key=True),  # the instance
+    Column("spec", String(24), nullable=False),  # the configured tournament it is a run of
+    Column("status", String(12), nullable=False),  # registering, running, finished, cancelled
+    Column("state", Text, nullable=False),  # JSON: Tournament.to_dict() and the entrants
+    Column("updated_at", Float, nullable=False),
+    Index("ix_tournaments_status", "status"),
 )
 
 hand_players = Table(
@@ -155,8 +167,16 @@ def _v2(conn: Connection) -> None:
         conn.execute(text("ALTER TABLE tables ADD COLUMN state TEXT"))
 
 
+def _v3(conn: Connection) -> None:
+    """Tournament hands and saved tournaments (for resuming after a restart)."""
+    columns = {c["name"] for c in inspect(conn).get_columns("hands")}
+    if "tournament" not in columns:
+        conn.execute(text("ALTER TABLE hands ADD COLUMN tournament TEXT"))
+    tournaments.create(conn, checkfirst=True)
+
+
 # Migrations in order; each runs once inside a transaction.
-MIGRATIONS: tuple[Callable[[Connection], None], ...] = (_v1, _v2)
+MIGRATIONS: tuple[Callable[[Connection], None], ...] = (_v1, _v2, _v3)
 
 
 def migrate(engine: Engine) -> int:

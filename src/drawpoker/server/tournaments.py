@@ -1,58 +1,69 @@
-"""Sit & go tournaments run by the server.
+"""Tournaments run by the server: sit & gos and scheduled multi-table tournaments.
 
-Each configured sit & go (``SitAndGoConfig``) has a ``SitAndGoRunner``: it holds
-the room's synchronous ``Tournament`` of the current instance, takes
-registrations through the ledger, and when the field is full drives the
-tournament hand by hand in-process (bots through ``room.simulate.BotPolicy``,
-human entrants by the auto-policy below), advancing the blind levels by the
-wall clock. At the end it pays the prizes; with ``repeat`` a new instance opens.
+Each configured tournament (``TournamentSpec``) has a ``TournamentRunner``. It
+keeps one run (``Run``) open for registration -- a sit & go starts the moment
+it is full, a scheduled tournament at its start time -- and the runs being
+played. A run owns the room layer's ``Tournament`` and one websocket table actor
+per tournament table (``tournament_table.TournamentTableActor``); those play
+their hands at the same time, and after each hand the tournament balances and
+breaks tables, eliminates and places players. Notices (levels, moves,
+eliminations, the end) go to the tournament's channel and to its tables, with a
+private ``Moved``, ``YourTable`` and ``Finished`` for the player concerned.
 
 Money (ledger accounts, see ``ledger.py``): registering moves ``buy_in + fee``
 from ``player:<id>`` to ``pool:<instance>`` (the buy-in) and ``house:fees`` (the
 fee) in one transaction; unregistering before the start reverses it; the end
 moves the whole prize pool to the winners' balances in one transaction, so the
 pool account ends at exactly 0. Tournament chips are not ledger chips: they
-live only inside the ``Tournament``.
+live in the ``Tournament``, saved (``tournaments`` table) in the transaction of
+each registration and of each finished hand.
 
-Human entrants are not (yet) played through the websocket: whenever one is to
-act, the server acts for them as for a disconnected player (check if possible,
-else fold; stand pat at the draw) -- their stack is blinded off, never removed.
-
-On start-up, an instance left behind by a stopped or crashed server (a pool
-account that is not 0) is cancelled: every registration and fee booked to it is
-refunded exactly as it was paid.
+On start-up a run left by a stopped or crashed server resumes: a registering
+one keeps its entrants; a running one continues from its last finished hand
+(a hand in play is cancelled, every chip back to its seat); a finished one not
+yet paid is paid. A pool whose run cannot be restored is refunded: every
+registration and fee booked to it, exactly as it was paid.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import hashlib
 import json
 import logging
-import random
+import re
 import secrets
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from sqlalchemy import Connection, select
 
-from drawpoker.actions import Action, LegalActions
-from drawpoker.errors import IllegalAction, InvalidConfig
-from drawpoker.events import EVERYONE, SERVER, Event
-from drawpoker.hand import Hand
-from drawpoker.room.errors import RoomError
-from drawpoker.room.simulate import BotPolicy
-from drawpoker.room.structure import Level, standard_levels
+from drawpoker.errors import InvalidConfig
+from drawpoker.events import Event
+from drawpoker.room.errors import RoomError, TournamentError
+from drawpoker.room.events import (
+    PlayerEliminated,
+    PlayerMoved,
+    TournamentFinished,
+    TournamentStarted,
+)
+from drawpoker.room.structure import Level, rules_for, standard_levels
 from drawpoker.room.tournament import Kind, Status, Tournament, TournamentConfig
-from drawpoker.rules import Structure
+from drawpoker.rules import Rules, Structure
 from drawpoker.server import ledger, protocol
-from drawpoker.server.actor import Conn, TableError
+from drawpoker.server.actor_base import Conn, SeatState, make_policy
 from drawpoker.server.auth import Account, ensure_bot
-from drawpoker.server.store import Store, ledger_balances, ledger_entries, ledger_tx
+from drawpoker.server.store import (
+    Store,
+    ledger_balances,
+    ledger_entries,
+    ledger_tx,
+    tournaments,
+)
+from drawpoker.server.tournament_table import TournamentTableActor, table_id
 
 log = logging.getLogger("drawpoker.server.tournaments")
 
@@ -61,12 +72,15 @@ REGISTER = "sng-register"
 UNREGISTER = "sng-unregister"
 PRIZES = "sng-prizes"
 REFUND = "sng-refund"
-KEEP_FINISHED = 20  # finished instances kept in memory for the API
+KEEP_FINISHED = 20  # finished runs kept in memory for the API
 NOTICES = 100  # the latest tournament notices shown in the detail
+TABLES_KEPT_S = 120.0  # a finished run's tables answer this long (clients see the end)
+KINDS = {"sit-and-go": Kind.SIT_AND_GO, "scheduled": Kind.SCHEDULED}
+_ID = re.compile(r"[a-z0-9][a-z0-9-]{0,19}")
 
 
 def pool(instance: str) -> str:
-    """The prize pool account of one tournament instance."""
+    """The prize pool account of one tournament run."""
     return f"pool:{instance}"
 
 
@@ -79,51 +93,75 @@ class TournamentRefused(RoomError, ValueError):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class SitAndGoConfig:
-    id: str
+class TournamentSpec:
+    """A tournament the room runs, again and again with ``repeat``."""
+
+    id: str  # 1-20 characters: a-z, 0-9, "-"
     name: str
+    kind: str = "sit-and-go"  # or "scheduled"
     structure: str = "no-limit"
     buy_in: int = 100
     fee: int = 10
     starting_stack: int = 1500
     max_entries: int = 6
+    min_entries: int = 2  # scheduled: cancelled and refunded with fewer at the start time
     seats_per_table: int = 6
     level_minutes: float = 5.0
     levels: tuple[tuple[int, int, int, float], ...] = ()  # (sb, bb, ante, minutes); () = standard
+    start_every_minutes: float = 60.0  # scheduled: a new run starts this often
+    first_start_s: float = 600.0  # scheduled: the first run starts this long after the server
     bots: int = 0  # bot entrants the server registers (at most max_entries)
     bot_kinds: tuple[str, ...] = ("tag", "calling-station", "random")
     bot_register_s: float = 5.0  # one bot registers every this many seconds
-    bot_think_s: float = 0.0  # a pause before each bot action
+    bot_think_s: float = 0.0  # the longest pause before a bot acts
     between_hands_s: float = 1.0
-    action_time_s: float = 15.0  # a connected person's clock; then the auto-policy acts
-    repeat: bool = True  # a new instance opens when one finishes
+    action_time_s: float = 15.0  # a connected player's clock ...
+    time_bank_s: float = 30.0  # ... and time bank (2 s back after each hand)
+    repeat: bool = True  # a new run opens when one starts
 
     def __post_init__(self) -> None:
+        if not isinstance(self.id, str) or not _ID.fullmatch(self.id):
+            raise InvalidConfig(f"tournament id {self.id!r}: 1-20 characters a-z, 0-9, '-'")
+        if self.kind not in KINDS:
+            raise InvalidConfig(f"tournament {self.id}: kind is one of {', '.join(KINDS)}")
         if not 0 <= self.bots <= self.max_entries:
-            raise InvalidConfig(f"sit & go {self.id}: bots must be 0-{self.max_entries}")
-        if not self.id or len(self.id) > 24:
-            raise InvalidConfig("a sit & go id is 1-24 characters")
+            raise InvalidConfig(f"tournament {self.id}: bots must be 0-{self.max_entries}")
+        for name in ("start_every_minutes", "bot_register_s", "action_time_s"):
+            if not getattr(self, name) > 0:
+                raise InvalidConfig(f"tournament {self.id}: {name} must be above 0")
+        for name in ("first_start_s", "bot_think_s", "between_hands_s", "time_bank_s"):
+            if not getattr(self, name) >= 0:
+                raise InvalidConfig(f"tournament {self.id}: {name} must be 0 or more")
         self.tournament_config()  # fail now on a bad structure
 
-    def tournament_config(self) -> TournamentConfig:
+    @property
+    def scheduled(self) -> bool:
+        return self.kind == "scheduled"
+
+    def tournament_config(self, start_at: float = 0.0) -> TournamentConfig:
         levels = (
             tuple(Level(sb, bb, ante, minutes) for sb, bb, ante, minutes in self.levels)
             if self.levels
             else standard_levels(self.level_minutes)
         )
-        return TournamentConfig(
-            kind=Kind.SIT_AND_GO,
-            structure=Structure(self.structure),
-            buy_in=self.buy_in,
-            fee=self.fee,
-            starting_stack=self.starting_stack,
-            levels=levels,
-            seats_per_table=self.seats_per_table,
-            max_entries=self.max_entries,
-        )
+        try:
+            return TournamentConfig(
+                kind=KINDS[self.kind],
+                structure=Structure(self.structure),
+                buy_in=self.buy_in,
+                fee=self.fee,
+                starting_stack=self.starting_stack,
+                levels=levels,
+                seats_per_table=self.seats_per_table,
+                max_entries=self.max_entries,
+                min_entries=self.min_entries,
+                start_at=start_at,
+            )
+        except ValueError as error:
+            raise InvalidConfig(f"tournament {self.id}: {error}") from None
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> SitAndGoConfig:
+    def from_dict(cls, data: Mapping[str, Any]) -> TournamentSpec:
         args = dict(data)
         if "levels" in args:
             args["levels"] = tuple(tuple(level) for level in args["levels"])
@@ -132,10 +170,11 @@ class SitAndGoConfig:
         return cls(**args)
 
 
-def default_tournaments() -> list[SitAndGoConfig]:
-    """The default room's sit & go: 6 players, bots register one by one so it runs."""
+def default_tournaments() -> list[TournamentSpec]:
+    """The default room: a 6-player sit & go that bots fill one by one, and a
+    scheduled multi-table tournament every 30 minutes that bots register for."""
     return [
-        SitAndGoConfig(
+        TournamentSpec(
             id="sng-6",
             name="Sit & Go 6 No Limit 100+10",
             buy_in=100,
@@ -146,175 +185,597 @@ def default_tournaments() -> list[SitAndGoConfig]:
             level_minutes=3.0,
             bots=6,
             bot_register_s=20.0,
-            bot_think_s=0.5,
+            bot_think_s=1.0,
             between_hands_s=2.0,
-        )
+        ),
+        TournamentSpec(
+            id="mtt-30",
+            name="Half-hourly No Limit 50+5",
+            kind="scheduled",
+            buy_in=50,
+            fee=5,
+            starting_stack=2000,
+            max_entries=60,
+            seats_per_table=6,
+            level_minutes=4.0,
+            start_every_minutes=30.0,
+            first_start_s=600.0,
+            bots=18,
+            bot_register_s=20.0,
+            bot_think_s=1.0,
+            between_hands_s=2.0,
+        ),
     ]
 
 
-def auto_action(legal: LegalActions) -> Action:
-    """What the server does for an absent player: check, else fold; stand pat."""
-    seat = legal.seat
-    if legal.draw:
-        return Action.stand_pat(seat)
-    if legal.check:
-        return Action.check(seat)
-    if legal.fold:
-        return Action.fold(seat)
-    return Action.call(seat)
-
-
-@dataclass(slots=True)
-class Instance:
-    """One run of a sit & go: its tournament and who the entrants are."""
-
-    id: str
-    tournament: Tournament
-    accounts: dict[str, Account] = field(default_factory=dict)  # player key -> account
-    created_at: float = field(default_factory=time.time)
-    finished_at: float | None = None
-    paid: dict[int, int] = field(default_factory=dict)  # account id -> prize credited
-    cancelled: bool = False  # by a server failure: buy-ins and fees refunded
-    notices_sent: int = 0  # the last tournament notice sent to websocket watchers
-
-
-class SitAndGoRunner:
-    """Registration, the running tournament and its payout for one sit & go."""
+class Run:
+    """One run of a tournament: its ``Tournament``, entrants, tables and watchers."""
 
     def __init__(
-        self, config: SitAndGoConfig, store: Store, *, on_change: Callable[[], None] | None = None
+        self,
+        runner: TournamentRunner,
+        instance_id: str,
+        tournament: Tournament,
+        accounts: dict[str, Account] | None = None,
     ) -> None:
-        self.config = config
+        self.runner = runner
+        self.spec = runner.spec
+        self.store = runner.store
+        self.on_change = runner.on_change
+        self.id = instance_id
+        self.tournament = tournament
+        self.accounts: dict[str, Account] = accounts or {}  # player key -> account
+        self.seat_states: dict[int, SeatState] = {}  # entry id -> the player at a table
+        self.actors: dict[int, TournamentTableActor] = {}
+        self.watchers: dict[Conn, int | None] = {}  # the tournament channel
+        self.notices_sent = tournament.next_notice_seq - 1
+        self.created_at = time.time()
+        self.finished_at: float | None = None
+        self.paid: dict[int, int] = {}  # account id -> prize credited
+        self.cancelled = False  # too few entries, or a failure: buy-ins and fees refunded
+        self._ticker: asyncio.Task[None] | None = None
+        self._ending = False
+
+    # ------------------------------------------------------------ the players
+
+    def name_of(self, key: str) -> str:
+        account = self.accounts.get(key)
+        return account.name if account else key
+
+    def seat_state(self, entry_id: int, seat: int) -> SeatState:
+        """The server's state of an entry's player (time bank, pre-actions, bot),
+        which follows them from table to table."""
+        s = self.seat_states.get(entry_id)
+        if s is None:
+            account = self.accounts[self.tournament.entries[entry_id].player]
+            kinds = self.spec.bot_kinds
+            bot = (
+                make_policy(kinds[account.id % len(kinds)], seat, self.rules_now())
+                if account.kind == "bot"
+                else None
+            )
+            s = SeatState(seat, account, bot=bot, time_bank=self.spec.time_bank_s)
+            self.seat_states[entry_id] = s
+        s.seat = seat
+        return s
+
+    def entry_of(self, s: SeatState) -> int:
+        return next(e for e, state in self.seat_states.items() if state is s)
+
+    def table_of(self, account_id: int) -> str | None:
+        """The websocket table id where this account is seated now."""
+        t = self.tournament
+        for entry in t.entries.values():
+            account = self.accounts.get(entry.player)
+            if account is not None and account.id == account_id and entry.table is not None:
+                return table_id(self.id, entry.table)
+        return None
+
+    def is_bot(self, key: str) -> bool:
+        account = self.accounts.get(key)
+        return account is not None and account.kind == "bot"
+
+    # ------------------------------------------------------------ the clock
+
+    def rules_now(self) -> Rules:
+        cfg = self.tournament.config
+        level = cfg.levels[self.tournament.level_at(time.time())]
+        return rules_for(cfg.structure, level, cfg.seats_per_table)
+
+    def level_info(self) -> dict[str, Any]:
+        """The level in force, the next one and when it starts."""
+        t = self.tournament
+        levels = t.config.levels
+        now = time.time()
+        level_no = t.level_at(now)
+        next_in = None
+        if t.started_at is not None and t.status is Status.RUNNING:
+            ends = t.started_at + sum(lv.minutes * 60 for lv in levels[: level_no + 1])
+            next_in = max(0.0, round(ends - now, 1))
+        following = levels[level_no + 1] if level_no + 1 < len(levels) else None
+        return {
+            "id": self.id,
+            "name": self.spec.name,
+            "level": _level(levels[level_no], level_no),
+            "next_level": None if following is None else _level(following, level_no + 1),
+            "next_in_s": next_in,
+            "players_left": t.alive_count,
+            "entries": len(t.entries),
+        }
+
+    def hand_header(self, table_no: int, level_no: int) -> dict[str, Any]:
+        """What a hand record keeps about its tournament (for histories and replays)."""
+        cfg = self.tournament.config
+        level = cfg.levels[level_no]
+        return {
+            "id": self.id,
+            "name": self.spec.name,
+            "buy_in": cfg.buy_in,
+            "fee": cfg.fee,
+            "structure": str(cfg.structure),
+            "seats_per_table": cfg.seats_per_table,
+            "table_no": table_no,
+            "level": level_no + 1,
+            "small_blind": level.small_blind,
+            "big_blind": level.big_blind,
+            "ante": level.ante,
+        }
+
+    # ------------------------------------------------------------ saving
+
+    def state_json(self) -> str:
+        accounts = {key: [a.id, a.name, a.kind] for key, a in self.accounts.items()}
+        return json.dumps({"tournament": self.tournament.to_dict(), "accounts": accounts})
+
+    def saved_status(self) -> str:
+        return "cancelled" if self.cancelled else str(self.tournament.status)
+
+    def save(self, c: Connection, state: str, status: str) -> None:
+        """Save the run in the caller's transaction (the money move or hand it goes with)."""
+        values = {"status": status, "state": state, "updated_at": time.time()}
+        done = c.execute(tournaments.update().where(tournaments.c.id == self.id).values(**values))
+        if done.rowcount == 0:
+            c.execute(tournaments.insert().values(id=self.id, spec=self.spec.id, **values))
+
+    # ------------------------------------------------------------ playing
+
+    async def begin(self, restored: Mapping[int, list[Event]] | None = None) -> None:
+        """Open the tables (after a restart: with the cancelled hands' events)."""
+        self._sync_tables()
+        for table_no, events in (restored or {}).items():
+            actor = self.actors.get(table_no)
+            if actor is not None:
+                actor._events(events)
+        self.distribute()
+        self._ticker = asyncio.create_task(self._tick(), name=f"tournament-{self.id}")
+        self.poke()
+        self.on_change()
+
+    def _sync_tables(self) -> None:
+        for table_no in self.tournament.tables:
+            if table_no not in self.actors:
+                actor = TournamentTableActor(self, table_no)
+                self.actors[table_no] = actor
+                self.runner.tables[actor.id] = actor
+                actor.run()
+
+    def _close_broken_tables(self) -> None:
+        for table_no, actor in self.actors.items():
+            if table_no not in self.tournament.tables and not actor.closed:
+                actor.closed = True
+
+    def poke(self) -> None:
+        """Tables that may deal start their next hand (after the usual pause)."""
+        for actor in self.actors.values():
+            if not actor.closed:
+                actor._schedule_next_hand(self.spec.between_hands_s)
+
+    async def _tick(self) -> None:
+        """The blind clock and the waiting tables, once a second."""
+        while self.tournament.status is Status.RUNNING:
+            await asyncio.sleep(1.0)
+            self.tournament.tick(time.time())
+            self.distribute()
+            self.poke()
+
+    async def after_hand(self) -> None:
+        """A hand ended at one of the tables: moves, eliminations, the end."""
+        self._sync_tables()  # a late entry may have opened a table
+        self.distribute()
+        self._close_broken_tables()
+        if self.tournament.status is Status.FINISHED:
+            if not self._ending:
+                self._ending = True
+                task = asyncio.create_task(self.finish(), name=f"tournament-end-{self.id}")
+                self.runner.tasks.add(task)
+                task.add_done_callback(self.runner.tasks.discard)
+        else:
+            self.poke()
+        self.on_change()
+
+    async def finish(self) -> None:
+        """Pay the prizes (or refund after a failure) and retire the run."""
+        try:
+            await self.runner.pay(self)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("tournament %s could not pay; cancelled and refunded", self.id)
+            await self.cancel("server error")
+        self.finished_at = time.time()
+        if self._ticker is not None:
+            self._ticker.cancel()
+        self.on_change()
+        self.runner.retire(self)
+        await asyncio.sleep(TABLES_KEPT_S)
+        await self.close()
+
+    async def cancel(self, reason: str) -> None:
+        """Refund every entry (buy-in and fee) and save the run as cancelled."""
+        self.cancelled = True
+        state = self.state_json()
+
+        def txn(c: Connection) -> None:
+            refund_instance(c, self.id, reason)
+            self.save(c, state, "cancelled")
+
+        await self.store.run(txn)
+
+    async def close(self) -> None:
+        for actor in self.actors.values():
+            actor.closed = True
+            await actor.stop()
+            self.runner.tables.pop(actor.id, None)
+        if self._ticker is not None:
+            self._ticker.cancel()
+
+    # ------------------------------------------------------------ telling
+
+    def distribute(self) -> None:
+        """New tournament notices to the channel and to every table's log, and the
+        private ``Moved``, ``YourTable`` and ``Finished`` to the players concerned."""
+        t = self.tournament
+        fresh = t.notices_since(self.notices_sent)
+        if not fresh:
+            return
+        self.notices_sent = fresh[-1].seq
+        for notice in fresh:
+            payload = _notice(notice, self.name_of)
+            self._channel(None, payload)
+            on_table = {k: v for k, v in payload.items() if k != "seq"}
+            on_table["notice"] = notice.seq
+            for actor in self.actors.values():
+                if not actor.stopped:
+                    actor._publish(None, on_table)
+            if isinstance(notice, TournamentStarted):
+                for entry in t.entries.values():
+                    self._your_table(entry.player, entry.table, entry.seat)
+            elif isinstance(notice, PlayerMoved):
+                account = self.accounts.get(notice.player)
+                old = self.actors.get(notice.from_table)
+                if account is not None and old is not None:
+                    moved = {
+                        "type": "Moved",
+                        "table": table_id(self.id, notice.to_table),
+                        "table_no": notice.to_table,
+                        "seat": notice.to_seat,
+                    }
+                    old._publish(account.id, moved)
+                self._your_table(notice.player, notice.to_table, notice.to_seat)
+            elif isinstance(notice, PlayerEliminated | TournamentFinished):
+                places = list(notice.places) if isinstance(notice, PlayerEliminated) else [1]
+                self._finished(notice.player, places, notice.prize)
+
+    def _channel(self, account_id: int | None, payload: dict[str, Any]) -> None:
+        text = protocol.frame({"type": "event", "table": self.id, "event": payload})
+        for conn, watcher in list(self.watchers.items()):
+            if account_id is None or watcher == account_id:
+                conn.send(text)
+
+    def _your_table(self, key: str, table_no: int | None, seat: int | None) -> None:
+        account = self.accounts.get(key)
+        if account is None or table_no is None:
+            return
+        payload = {
+            "type": "YourTable",
+            "table": table_id(self.id, table_no),
+            "table_no": table_no,
+            "seat": seat,
+        }
+        self._channel(account.id, payload)
+
+    def _finished(self, key: str, places: list[int], prize: int) -> None:
+        account = self.accounts.get(key)
+        if account is None:
+            return
+        payload = {"type": "Finished", "tournament": self.id, "places": places, "prize": prize}
+        self._channel(account.id, payload)
+        for actor in self.actors.values():
+            if not actor.stopped:
+                actor._publish(account.id, payload)
+
+    def watch(self, conn: Conn) -> dict[str, Any]:
+        account_id = conn.account.id if conn.account is not None else None
+        self.watchers[conn] = account_id
+        mine = self.table_of(account_id) if account_id is not None else None
+        return {"tournament": self.id, "table": mine}
+
+    def unwatch(self, conn: Conn) -> None:
+        self.watchers.pop(conn, None)
+
+    def status(self) -> str:
+        """The run's status; "paying" between its last hand and the payout."""
+        if self.cancelled:
+            return str(Status.CANCELLED)
+        status = self.tournament.status
+        if status is Status.FINISHED and self.finished_at is None:
+            return "paying"
+        return str(status)
+
+
+class TournamentRunner:
+    """Registration, the runs being played and their payouts for one ``TournamentSpec``."""
+
+    def __init__(
+        self,
+        spec: TournamentSpec,
+        store: Store,
+        *,
+        tables: dict[str, TournamentTableActor] | None = None,
+        on_change: Callable[[], None] | None = None,
+    ) -> None:
+        self.spec = spec
         self.store = store
+        self.tables: dict[str, TournamentTableActor] = {} if tables is None else tables
         self.on_change = on_change or (lambda: None)
         self.lock = asyncio.Lock()
-        self.current = self._new_instance()
-        self.finished: list[Instance] = []
-        self._tasks: set[asyncio.Task[None]] = set()
-        self._bot_task: asyncio.Task[None] | None = None
+        self.last_start = 0.0
+        self.current = self._new_run()
+        self.running: dict[str, Run] = {}
+        self.finished: list[Run] = []
+        self.tasks: set[asyncio.Task[None]] = set()
         self._stopping = False
-        self.watchers: dict[Conn, int | None] = {}  # websocket -> account id
-        self.pending: dict[int, tuple[str, int, asyncio.Future[Action]]] = {}
 
     # ------------------------------------------------------------ lifecycle
 
-    def _new_instance(self) -> Instance:
-        instance_id = f"{self.config.id}-{secrets.token_hex(3)}"
-        t = Tournament(self.config.tournament_config(), name=instance_id)
-        return Instance(instance_id, t)
+    def _new_run(self) -> Run:
+        instance_id = f"{self.spec.id}-{secrets.token_hex(3)}"
+        start_at = 0.0
+        if self.spec.scheduled:
+            now = time.time()
+            every = self.spec.start_every_minutes * 60
+            start_at = (
+                now + self.spec.first_start_s
+                if not self.last_start
+                else max(self.last_start + every, now + min(every, 60.0))
+            )
+            self.last_start = start_at
+        t = Tournament(self.spec.tournament_config(start_at), name=instance_id)
+        return Run(self, instance_id, t)
 
     def start(self) -> None:
-        if self.config.bots:
-            self._bot_task = asyncio.create_task(self._bots(), name=f"sng-bots-{self.config.id}")
+        self._spawn(self._clock(), f"tournament-clock-{self.spec.id}")
+        if self.spec.bots:
+            self._spawn(self._bots(), f"tournament-bots-{self.spec.id}")
+
+    def _spawn(self, coro: Any, name: str) -> None:
+        task = asyncio.create_task(coro, name=name)
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
 
     async def stop(self) -> None:
         self._stopping = True
-        tasks = [*self._tasks, *([self._bot_task] if self._bot_task else [])]
+        for run in [*self.running.values(), self.current]:
+            await run.close()
+        tasks = list(self.tasks)
         for task in tasks:
             task.cancel()
         for task in tasks:
             with contextlib.suppress(asyncio.CancelledError):
                 await task
 
-    def instance(self, instance_id: str) -> Instance | None:
-        if instance_id in (self.config.id, self.current.id):
+    def runs(self) -> list[Run]:
+        return [self.current, *self.running.values(), *self.finished]
+
+    def instance(self, instance_id: str) -> Run | None:
+        if instance_id == self.spec.id:
             return self.current
-        return next((i for i in self.finished if i.id == instance_id), None)
+        return next((r for r in self.runs() if r.id == instance_id), None)
+
+    def run_for(self, name: str, account_id: int | None) -> Run | None:
+        """The run a channel subscription names: an instance id, or the spec id (the
+        run this account plays in, else the one open for registration)."""
+        if name != self.spec.id:
+            return self.instance(name)
+        for run in [*self.running.values(), self.current]:
+            if any(a.id == account_id for a in run.accounts.values()):
+                return run
+        return self.current
+
+    # ------------------------------------------------------------ restoring
+
+    async def restore(self) -> list[str]:
+        """Resume the runs a previous server left (see the module docstring);
+        returns their ids."""
+
+        def read(c: Connection) -> list[tuple[str, str]]:
+            rows = c.execute(
+                select(tournaments.c.id, tournaments.c.state)
+                .where(
+                    tournaments.c.spec == self.spec.id,
+                    tournaments.c.status.in_(("registering", "running", "finished")),
+                )
+                .order_by(tournaments.c.updated_at)
+            ).all()
+            return [(str(i), str(s)) for i, s in rows]
+
+        restored = []
+        for instance_id, state in await self.store.run(read):
+            data = json.loads(state)
+            t, cancelled = Tournament.from_dict(data["tournament"])
+            accounts = {
+                key: Account(int(a), str(name), str(kind))
+                for key, (a, name, kind) in data["accounts"].items()
+            }
+            run = Run(self, instance_id, t, accounts)
+            restored.append(instance_id)
+            if t.status is Status.REGISTERING:
+                if self.spec.scheduled:
+                    self.last_start = max(self.last_start, t.config.start_at)
+                self.current = run
+            elif t.status is Status.RUNNING:
+                log.warning("tournament %s resumes after a restart", instance_id)
+                self.running[run.id] = run
+                await run.begin(cancelled)
+            elif t.status is Status.FINISHED:
+                self.running[run.id] = run
+                self._spawn(run.finish(), f"tournament-end-{run.id}")
+            else:  # cancelled for too few entries before it could be saved so
+                await run.cancel("too few entries")
+        return restored
 
     # ---------------------------------------------------------- registration
 
     async def register(self, account: Account) -> dict[str, Any]:
         async with self.lock:
-            inst = self.current
-            t = inst.tournament
+            run = self.current
             key = str(account.id)
-            if t.status is not Status.REGISTERING:
-                raise TournamentRefused(409, f"{inst.id} has started; registration is closed")
-            if key in inst.accounts:
+            if run.tournament.status is not Status.REGISTERING:
+                raise TournamentRefused(409, f"{run.id} has started; registration is closed")
+            if key in run.accounts:
                 raise TournamentRefused(409, "you are already registered")
-            if len(t.entries) >= t.config.max_entries:
-                raise TournamentRefused(409, f"{inst.id} is full")
-            cfg = self.config
+            if len(run.tournament.entries) >= run.tournament.config.max_entries:
+                raise TournamentRefused(409, f"{run.id} is full")
+            trial = _copy(run.tournament)
+            try:
+                trial.register(key, time.time())  # a sit & go starts itself when full
+            except TournamentError as error:
+                raise TournamentRefused(409, str(error)) from None
+            spec = self.spec
+            accounts = {**run.accounts, key: account}
+            state = json.dumps(
+                {
+                    "tournament": trial.to_dict(),
+                    "accounts": {k: [a.id, a.name, a.kind] for k, a in accounts.items()},
+                }
+            )
 
-            def txn(c: Connection) -> int:
-                return ledger.post(
+            def txn(c: Connection) -> None:
+                ledger.post(
                     c,
                     REGISTER,
                     [
-                        (ledger.player(account.id), -(cfg.buy_in + cfg.fee)),
-                        (pool(inst.id), cfg.buy_in),
-                        (FEES, cfg.fee),
+                        (ledger.player(account.id), -(spec.buy_in + spec.fee)),
+                        (pool(run.id), spec.buy_in),
+                        (FEES, spec.fee),
                     ],
-                    ref=inst.id,
-                    memo={"buy_in": cfg.buy_in, "fee": cfg.fee},
+                    ref=run.id,
+                    memo={"buy_in": spec.buy_in, "fee": spec.fee},
                     no_overdraft=(ledger.player(account.id),),
                 )
+                run.save(c, state, str(trial.status))
 
             try:
                 await self.store.run(txn)
             except ledger.InsufficientFunds as error:
                 raise TournamentRefused(
-                    400, f"not enough chips for {cfg.buy_in}+{cfg.fee}: {error}"
+                    400, f"not enough chips for {spec.buy_in}+{spec.fee}: {error}"
                 ) from None
-            inst.accounts[key] = account
-            t.register(key, time.time())  # a sit & go starts itself when full
-            if _status(t) is Status.RUNNING:
-                task = asyncio.create_task(self._run(inst), name=f"sng-{inst.id}")
-                self._tasks.add(task)
-                task.add_done_callback(self._tasks.discard)
+            run.tournament = trial
+            run.accounts = accounts
+            if trial.status is Status.RUNNING:
+                await self._begin(run)
             self.on_change()
-            return {"tournament": inst.id, "registered": len(t.entries), "status": str(t.status)}
+            return {"tournament": run.id, "registered": len(trial.entries), "status": run.status()}
 
     async def unregister(self, account: Account) -> dict[str, Any]:
         async with self.lock:
-            inst = self.current
-            t = inst.tournament
+            run = self.current
             key = str(account.id)
-            if key not in inst.accounts:
+            if key not in run.accounts:
                 raise TournamentRefused(409, "you are not registered")
-            if t.status is not Status.REGISTERING:
-                raise TournamentRefused(409, f"{inst.id} has started; you cannot unregister")
-            cfg = self.config
+            if run.tournament.status is not Status.REGISTERING:
+                raise TournamentRefused(409, f"{run.id} has started; you cannot unregister")
+            trial = _copy(run.tournament)
+            refund = trial.unregister(key)
+            spec = self.spec
+            accounts = {k: a for k, a in run.accounts.items() if k != key}
+            state = json.dumps(
+                {
+                    "tournament": trial.to_dict(),
+                    "accounts": {k: [a.id, a.name, a.kind] for k, a in accounts.items()},
+                }
+            )
 
-            def txn(c: Connection) -> int:
-                return ledger.post(
+            def txn(c: Connection) -> None:
+                ledger.post(
                     c,
                     UNREGISTER,
                     [
-                        (pool(inst.id), -cfg.buy_in),
-                        (FEES, -cfg.fee),
-                        (ledger.player(account.id), cfg.buy_in + cfg.fee),
+                        (pool(run.id), -spec.buy_in),
+                        (FEES, -spec.fee),
+                        (ledger.player(account.id), spec.buy_in + spec.fee),
                     ],
-                    ref=inst.id,
-                    no_overdraft=(pool(inst.id),),
+                    ref=run.id,
+                    no_overdraft=(pool(run.id),),
                 )
+                run.save(c, state, str(trial.status))
 
             await self.store.run(txn)
-            t.unregister(key)
-            del inst.accounts[key]
+            run.tournament = trial
+            run.accounts = accounts
             self.on_change()
-            return {
-                "tournament": inst.id,
-                "registered": len(t.entries),
-                "refund": t.config.entry_cost,
-            }
+            return {"tournament": run.id, "registered": len(trial.entries), "refund": refund}
+
+    async def _begin(self, run: Run) -> None:
+        """The run starts: its tables open; a new run opens for registration."""
+        self.running[run.id] = run
+        await run.begin()
+        if self.spec.repeat and not self._stopping:
+            self.current = self._new_run()
+        self.on_change()
+
+    async def _clock(self) -> None:
+        """A scheduled tournament starts (or is cancelled and refunded) at its time."""
+        while not self._stopping:
+            await asyncio.sleep(1.0)
+            if not self.spec.scheduled:
+                continue
+            async with self.lock:
+                run = self.current
+                t = run.tournament
+                if t.status is not Status.REGISTERING or time.time() < t.config.start_at:
+                    continue
+                t.tick(time.time())
+                status = _status(t)
+                if status is Status.RUNNING:
+                    state = run.state_json()
+                    await self.store.run(run.save, state, "running")
+                    await self._begin(run)
+                elif status is Status.CANCELLED:
+                    log.info("tournament %s cancelled: too few entries", run.id)
+                    await run.cancel("too few entries")
+                    run.finished_at = time.time()
+                    self.retire(run)
+                    self.current = self._new_run()
+                    self.on_change()
 
     async def _bots(self) -> None:
-        """Bots register one at a time (leaving any seats beyond ``bots`` to people)."""
-        cfg = self.config
+        """Bots register one at a time (leaving any places beyond ``bots`` to people)."""
+        spec = self.spec
         while not self._stopping:
-            await asyncio.sleep(cfg.bot_register_s)
-            inst = self.current
-            t = inst.tournament
-            mine = sum(1 for a in inst.accounts.values() if a.kind == "bot")
-            if t.status is not Status.REGISTERING or mine >= cfg.bots:
+            await asyncio.sleep(spec.bot_register_s)
+            run = self.current
+            t = run.tournament
+            mine = sum(1 for a in run.accounts.values() if a.kind == "bot")
+            if t.status is not Status.REGISTERING or mine >= spec.bots:
                 continue
             if len(t.entries) >= t.config.max_entries:
                 continue
-            taken = {a.name for a in inst.accounts.values()}
-            n = next(k for k in range(1, cfg.max_entries + 2) if f"bot-{cfg.id}-{k}" not in taken)
-            name = f"bot-{cfg.id}-{n}"
-            cost = cfg.buy_in + cfg.fee
+            taken = {a.name for a in run.accounts.values()}
+            n = next(k for k in range(1, spec.max_entries + 2) if f"bot-{spec.id}-{k}" not in taken)
+            name = f"bot-{spec.id}-{n}"
+            cost = spec.buy_in + spec.fee
 
             def refill(c: Connection, name: str = name, cost: int = cost) -> Account:
                 account = ensure_bot(c, name)
@@ -333,233 +794,64 @@ class SitAndGoRunner:
             except Exception:
                 log.exception("bot %s could not register", name)
 
-    # ----------------------------------------------------------- the game
+    # ------------------------------------------------------------ the end
 
-    async def _run(self, inst: Instance) -> None:
-        try:
-            await self._play(inst)
-            await self._pay(inst)
-        except asyncio.CancelledError:
-            raise
-        except Exception:
-            # Cancelled by the room's rule for a server failure: every entry refunded.
-            log.exception("sit & go %s failed; cancelled and refunded", inst.id)
-            inst.cancelled = True
-            await self.store.run(refund_instance, inst.id, "server error")
-        inst.finished_at = time.time()
-        async with self.lock:
-            self.finished.insert(0, inst)
-            del self.finished[KEEP_FINISHED:]
-            if self.current is inst and self.config.repeat and not self._stopping:
-                self.current = self._new_instance()
-        self.on_change()
-
-    def _is_bot(self, inst: Instance, key: str) -> bool:
-        account = inst.accounts.get(key)
-        return account is not None and account.kind == "bot"
-
-    async def _play(self, inst: Instance) -> None:
-        cfg = self.config
-        t = inst.tournament
-        seed = hashlib.sha256(inst.id.encode()).digest()
-        rng = random.Random(seed)
-        bots = BotPolicy(cfg.bot_kinds, seed=seed)
-        while t.status is Status.RUNNING:
-            now = time.time()
-            t.tick(now)
-            ready = t.ready_tables()
-            if not ready:
-                await asyncio.sleep(0.2)
-                continue
-            seated: dict[int, dict[int, str]] = {}
-            for table_id in ready:
-                seats = t.tables[table_id].seats
-                seated[table_id] = {seat: t.entries[e].player for seat, e in seats.items()}
-                events = t.start_hand(table_id, now, seed=secrets.token_bytes(32))
-                self._send(inst, table_id, events, seated[table_id])
-            self._send_notices(inst)
-            for table_id in ready:
-                table = t.tables.get(table_id)
-                if table is None or table.hand is None:
-                    continue
-                hand: Hand = table.hand
-                names = seated[table_id]
-                while not hand.is_over:
-                    legal = hand.legal_actions()
-                    assert legal is not None
-                    player = names[legal.seat]
-                    if self._is_bot(inst, player):
-                        if cfg.bot_think_s:
-                            await asyncio.sleep(cfg.bot_think_s)
-                        action = bots(hand, legal, rng, player)
-                    else:
-                        action = await self._person(inst, table_id, hand, legal, player)
-                    self._send(inst, table_id, t.act(table_id, action, time.time()), names)
-                    await asyncio.sleep(0)
-                bots.observe(hand, names)
-                self._send_notices(inst)
-            self.on_change()
-            await asyncio.sleep(cfg.between_hands_s)
-
-    # ------------------------------------------------------- the websocket
-
-    def _send(
-        self, inst: Instance, table_id: int, events: list[Event], names: dict[int, str]
-    ) -> None:
-        """Each event to the watchers who may see it (a seat's cards to that seat's
-        account only)."""
-        if not self.watchers:
-            return
-        for event in events:
-            if event.visible_to == SERVER:
-                continue
-            key = None if event.visible_to == EVERYONE else names.get(event.visible_to)
-            if event.visible_to != EVERYONE and key is None:
-                continue
-            text = protocol.frame(
-                {
-                    "type": "event",
-                    "table": inst.id,
-                    "tournament_table": table_id,
-                    "event": protocol.event_dict(event),
-                }
-            )
-            for conn, account_id in list(self.watchers.items()):
-                if key is None or str(account_id) == key:
-                    conn.send(text)
-
-    def _send_notices(self, inst: Instance) -> None:
-        """New tournament notices (levels, moves, eliminations, the end) to every
-        watcher, as ``{"type":"event","table":instance,"event":…}``."""
-        t = inst.tournament
-        fresh = t.notices_since(inst.notices_sent)
-        if not fresh:
-            return
-        inst.notices_sent = fresh[-1].seq
-
-        def name(key: str) -> str:
-            account = inst.accounts.get(key)
-            return account.name if account else key
-
-        for notice in fresh:
-            text = protocol.frame(
-                {"type": "event", "table": inst.id, "event": _notice(notice, name)}
-            )
-            for conn in list(self.watchers):
-                conn.send(text)
-
-    def _tell(self, inst: Instance, account_id: int | None, table_id: int, **event: Any) -> None:
-        text = protocol.frame(
-            {"type": "event", "table": inst.id, "tournament_table": table_id, "event": event}
-        )
-        for conn, watcher in list(self.watchers.items()):
-            if account_id is None or watcher == account_id:
-                conn.send(text)
-
-    async def _person(
-        self, inst: Instance, table_id: int, hand: Hand, legal: LegalActions, player: str
-    ) -> Action:
-        """A person's action: from their websocket within the clock, else the
-        auto-policy (at once when they are not connected)."""
-        account = inst.accounts.get(player)
-        if account is None or account.id not in self.watchers.values():
-            return auto_action(legal)
-        clock = self.config.action_time_s
-        future: asyncio.Future[Action] = asyncio.get_running_loop().create_future()
-        self.pending[account.id] = (hand.hand_id, legal.seat, future)
-        self._tell(
-            inst, None, table_id, type="Turn", seat=legal.seat, street=str(legal.street),
-            clock_s=clock, hand_id=hand.hand_id,
-        )  # fmt: skip
-        self._tell(
-            inst, account.id, table_id, type="Legal", hand_id=hand.hand_id, legal=legal.to_dict()
-        )
-        try:
-            return await asyncio.wait_for(future, clock)
-        except TimeoutError:
-            return auto_action(legal)
-        finally:
-            self.pending.pop(account.id, None)
-
-    def watch(self, conn: Conn) -> dict[str, Any]:
-        self.watchers[conn] = conn.account.id if conn.account is not None else None
-        return {"tournament": self.current.id}
-
-    def unwatch(self, conn: Conn) -> None:
-        self.watchers.pop(conn, None)
-
-    def act(self, conn: Conn, hand_id: str, make: Callable[[int], Action]) -> dict[str, Any]:
-        """A person's action for the hand they are to act in (checked by the engine)."""
-        account = conn.account
-        turn = self.pending.get(account.id) if account is not None else None
-        if turn is None or turn[0] != hand_id or turn[2].done():
-            raise TableError("stale_hand", f"it is not your turn in hand {hand_id!r}")
-        _, seat, future = turn
-        action = make(seat)
-        hand = self._hand_of(hand_id)
-        if hand is None:
-            raise TableError("stale_hand", f"hand {hand_id!r} is not in play")
-        try:
-            hand.validate(action)
-        except IllegalAction as error:
-            raise TableError("illegal_action", str(error)) from None
-        future.set_result(action)
-        return {}
-
-    def _hand_of(self, hand_id: str) -> Hand | None:
-        for table in self.current.tournament.tables.values():
-            if table.hand is not None and table.hand.hand_id == hand_id:
-                return table.hand
-        return None
-
-    async def _pay(self, inst: Instance) -> None:
-        t = inst.tournament
+    async def pay(self, run: Run) -> None:
+        """The whole prize pool to the winners' balances, in one transaction with the
+        saved run (status ``paid``)."""
+        t = run.tournament
         prizes: dict[int, int] = {}
         for entry in t.entries.values():
             if entry.prize:
-                account = inst.accounts[entry.player]
+                account = run.accounts[entry.player]
                 prizes[account.id] = prizes.get(account.id, 0) + entry.prize
         if sum(prizes.values()) != t.prize_pool:
             raise ledger.LedgerError(
-                f"{inst.id}: prizes {sum(prizes.values())} differ from the pool {t.prize_pool}"
+                f"{run.id}: prizes {sum(prizes.values())} differ from the pool {t.prize_pool}"
             )
-        account_pool = pool(inst.id)
-        places = {
-            inst.accounts[e.player].id: list(e.places) for e in t.entries.values() if e.places
-        }
+        account_pool = pool(run.id)
+        places = {run.accounts[e.player].id: list(e.places) for e in t.entries.values() if e.places}
+        state = run.state_json()
 
         def txn(c: Connection) -> None:
             held = ledger.balance(c, account_pool)
             if held != t.prize_pool:
                 raise ledger.LedgerError(f"{account_pool} holds {held}, the pool is {t.prize_pool}")
-            entries = [(account_pool, -held)]
-            entries += [(ledger.player(a), prize) for a, prize in prizes.items()]
-            ledger.post(
-                c,
-                PRIZES,
-                entries,
-                ref=inst.id,
-                memo={"places": {str(a): p for a, p in places.items()}},
-                no_overdraft=(account_pool,),
-            )
+            if held:
+                entries = [(account_pool, -held)]
+                entries += [(ledger.player(a), prize) for a, prize in prizes.items()]
+                ledger.post(
+                    c,
+                    PRIZES,
+                    entries,
+                    ref=run.id,
+                    memo={"places": {str(a): p for a, p in places.items()}},
+                    no_overdraft=(account_pool,),
+                )
+            run.save(c, state, "paid")
 
-        if t.prize_pool:
-            await self.store.run(txn)
-        inst.paid = prizes
+        await self.store.run(txn)
+        run.paid = prizes
+
+    def retire(self, run: Run) -> None:
+        self.running.pop(run.id, None)
+        self.finished.insert(0, run)
+        del self.finished[KEEP_FINISHED:]
+        self.on_change()
 
     # ------------------------------------------------------------ the API
 
     def summary(self) -> dict[str, Any]:
-        """The lobby row of the current instance."""
-        cfg = self.config
-        inst = self.current
-        t = inst.tournament
+        """The lobby row: the run open for registration, and the runs in play."""
+        spec = self.spec
+        run = self.current
+        t = run.tournament
         tc = t.config
         return {
-            "id": cfg.id,
-            "instance": inst.id,
-            "name": cfg.name,
-            "kind": str(tc.kind),
+            "id": spec.id,
+            "instance": run.id,
+            "name": spec.name,
+            "kind": spec.kind,
             "game": "draw",
             "structure": str(tc.structure),
             "buy_in": tc.buy_in,
@@ -569,58 +861,50 @@ class SitAndGoRunner:
             "levels": [_level(lv, i) for i, lv in enumerate(tc.levels[:12])],
             "registered": len(t.entries),
             "max_entries": tc.max_entries,
-            "starts": "when full",
+            "min_entries": tc.min_entries if spec.scheduled else tc.max_entries,
+            "seats_per_table": tc.seats_per_table,
+            "starts": "at a time" if spec.scheduled else "when full",
+            "starts_at": tc.start_at if spec.scheduled else None,
             "prize_pool": t.prize_pool,
-            "status": self._status(inst),
-            "finished": [i.id for i in self.finished],
+            "status": run.status(),
+            "running": [
+                {
+                    "instance": r.id,
+                    "players_left": r.tournament.alive_count,
+                    "entries": len(r.tournament.entries),
+                    "status": r.status(),
+                }
+                for r in self.running.values()
+            ],
+            "finished": [r.id for r in self.finished],
         }
 
-    @staticmethod
-    def _status(inst: Instance) -> str:
-        """The tournament's status; "paying" between its last hand and the payout."""
-        status = inst.tournament.status
-        if inst.cancelled:
-            return str(Status.CANCELLED)
-        if status is Status.FINISHED and inst.finished_at is None:
-            return "paying"
-        return str(status)
-
-    def detail(self, inst: Instance) -> dict[str, Any]:
-        """Players, tables, chip counts, level, payouts and standings of one instance."""
-        t = inst.tournament
-        tc = t.config
-        now = time.time()
-        level_no = t.level_at(now)
-        level = tc.levels[level_no]
-        next_in = None
-        if t.started_at is not None and t.status is Status.RUNNING:
-            ends = t.started_at + sum(lv.minutes * 60 for lv in tc.levels[: level_no + 1])
-            next_in = max(0.0, round(ends - now, 1))
-
-        def name(key: str) -> str:
-            account = inst.accounts.get(key)
-            return account.name if account else key
+    def detail(self, run: Run) -> dict[str, Any]:
+        """Players, tables, chip counts, levels, payouts and standings of one run."""
+        t = run.tournament
+        info = run.level_info()
 
         def stack_of(entry_id: int) -> int:
             e = t.entries[entry_id]
             table = t.tables.get(e.table) if e.table is not None else None
             hand = table.hand if table else None
-            if (
-                hand is not None
-                and table is not None
-                and table.plan is not None
-                and e.seat in table.plan.dealt
-            ):
+            plan = table.plan if table else None
+            if hand is not None and plan is not None and e.seat in plan.dealt:
                 return hand.stack(e.seat)
             return e.stack
 
+        def account_id(key: str) -> int | None:
+            account = run.accounts.get(key)
+            return account.id if account else None
+
         players = [
             {
-                "name": name(e.player),
-                "account": inst.accounts[e.player].id if e.player in inst.accounts else None,
-                "bot": self._is_bot(inst, e.player),
+                "name": run.name_of(e.player),
+                "account": account_id(e.player),
+                "bot": run.is_bot(e.player),
                 "chips": stack_of(e.entry_id) if e.alive else 0,
                 "table": e.table,
+                "table_id": None if e.table is None else table_id(run.id, e.table),
                 "seat": e.seat,
                 "places": list(e.places),
                 "prize": e.prize,
@@ -630,48 +914,56 @@ class SitAndGoRunner:
         tables = [
             {
                 "id": table.table_id,
+                "table_id": table_id(run.id, table.table_id),
                 "hands": table.hands_played,
                 "in_hand": table.hand is not None,
                 "seats": [
-                    {"seat": seat, "name": name(t.entries[e].player), "chips": stack_of(e)}
+                    {"seat": seat, "name": run.name_of(t.entries[e].player), "chips": stack_of(e)}
                     for seat, e in sorted(table.seats.items())
                 ],
             }
             for table in t.tables.values()
         ]
-        standings = (
-            [
-                {
-                    "place": e.places[0],
-                    "places": list(e.places),
-                    "name": name(e.player),
-                    "account": inst.accounts[e.player].id if e.player in inst.accounts else None,
-                    "prize": e.prize,
-                }
-                for e in t.standings()
-                if e.places
-            ]
-            if t.status is Status.FINISHED or t.status is Status.RUNNING
-            else []
-        )
+        standings = [
+            {
+                "place": e.places[0],
+                "places": list(e.places),
+                "name": run.name_of(e.player),
+                "account": account_id(e.player),
+                "prize": e.prize,
+            }
+            for e in t.standings()
+            if e.places
+        ]
+        row = self.summary()
         return {
-            **{k: v for k, v in self.summary().items() if k not in ("instance", "finished")},
-            "id": inst.id,
-            "sit_and_go": self.config.id,
+            **{k: v for k, v in row.items() if k not in ("instance", "running", "finished")},
+            "id": run.id,
+            "tournament": self.spec.id,
+            "sit_and_go": self.spec.id,
             "registered": len(t.entries),
+            "starts_at": t.config.start_at if self.spec.scheduled else None,
             "prize_pool": t.prize_pool,
-            "status": self._status(inst),
+            "status": run.status(),
             "started_at": t.started_at,
-            "finished_at": inst.finished_at,
-            "level": {**_level(level, level_no), "next_in_s": next_in},
+            "finished_at": run.finished_at,
+            "level": {**info["level"], "next_in_s": info["next_in_s"]},
+            "next_level": info["next_level"],
+            "players_left": info["players_left"],
             "payouts": list(t.prizes),
             "hands": t.hands_played,
             "players": players,
             "tables": tables,
             "standings": sorted(standings, key=lambda s: s["place"]),
-            "paid": {str(a): p for a, p in inst.paid.items()},
-            "notices": [_notice(n, name) for n in t.notices[-NOTICES:]],
+            "paid": {str(a): p for a, p in run.paid.items()},
+            "notices": [_notice(n, run.name_of) for n in t.notices[-NOTICES:]],
         }
+
+
+def _copy(t: Tournament) -> Tournament:
+    """A registering tournament's copy, to try a change before it is saved."""
+    copy, _ = Tournament.from_dict(t.to_dict())
+    return copy
 
 
 def _notice(event: Event, name: Callable[[str], str]) -> dict[str, Any]:
@@ -693,9 +985,9 @@ def _level(level: Level, index: int) -> dict[str, Any]:
     }
 
 
-def refund_abandoned(conn: Connection) -> list[str]:
-    """Cancel instances a previous server left with chips in their pool: reverse
-    every registration (buy-in and fee) booked to them, in one transaction each."""
+def refund_abandoned(conn: Connection, resumed: set[str]) -> list[str]:
+    """Cancel the runs a previous server left with chips in their pool that did not
+    resume (``resumed``): reverse every registration (buy-in and fee) booked to them."""
     rows = conn.execute(
         select(ledger_balances.c.account).where(
             ledger_balances.c.account.like("pool:%"), ledger_balances.c.amount != 0
@@ -704,7 +996,14 @@ def refund_abandoned(conn: Connection) -> list[str]:
     cancelled = []
     for (account,) in rows:
         instance = account.split(":", 1)[1]
+        if instance in resumed:
+            continue
         refund_instance(conn, instance, "server restarted")
+        conn.execute(
+            tournaments.update()
+            .where(tournaments.c.id == instance)
+            .values(status="cancelled", updated_at=time.time())
+        )
         cancelled.append(instance)
     return cancelled
 
@@ -725,14 +1024,14 @@ def refund_instance(conn: Connection, instance: str, reason: str) -> None:
         ledger.post(conn, REFUND, entries, ref=instance, memo={"rule": reason})
 
 
-def load_tournaments(path: Path | None) -> list[SitAndGoConfig]:
-    """The sit & go list of a room file (its ``"tournaments"`` key, default none);
+def load_tournaments(path: Path | None) -> list[TournamentSpec]:
+    """The tournaments of a room file (its ``"tournaments"`` key, default none);
     without a room file, the default room's."""
     if path is None:
         return default_tournaments()
     try:
         data = json.loads(path.read_text())
-        return [SitAndGoConfig.from_dict(t) for t in data.get("tournaments", [])]
+        return [TournamentSpec.from_dict(t) for t in data.get("tournaments", [])]
     except (OSError, ValueError, KeyError, TypeError) as error:
         raise InvalidConfig(f"room file {path}: tournaments: {error}") from None
 
