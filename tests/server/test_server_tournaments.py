@@ -450,12 +450,36 @@ def test_a_person_plays_a_sit_and_go_over_the_websocket(
         instance, client, acted, tables = asyncio.run(_play_by_websocket(server, me["token"]))
         detail = get(server, f"/api/tournaments/{instance}")
         my_balance = server.me(me["token"])["balance"]
+        cookies = {"dp_session": me["token"]}
+        mine = httpx.get(server.url + "/api/hands", cookies=cookies, timeout=10).json()["hands"]
+        last = next(h for h in mine if h["status"] == "finished")
+        text = httpx.get(
+            server.url + f"/api/hands/{last['id']}/pokerstars", cookies=cookies, timeout=10
+        ).text
+        verified = httpx.get(
+            server.url + f"/api/hands/{last['id']}/verify", cookies=cookies, timeout=10
+        ).json()
     finally:
         server.stop()
     assert detail["status"] == "finished"
     assert acted > 0
-    assert tables == [f"{instance}-t1"]  # one table: nobody moves
+    # Every hand I was dealt is in my history, with the tournament's header and level.
+    assert {h["table"] for h in mine} == set(tables)
+    assert {h["tournament"] for h in mine} == {instance}
     events = client.events(tables[0])
+    my_seat = next(e for e in client.events(instance) if e["type"] == "YourTable")["seat"]
+    until_out = events[: next(i for i, e in enumerate(events) if e["type"] == "Finished")]
+    dealt = [
+        e
+        for e in until_out
+        if e["type"] == "HandStarted" and my_seat in [s for s, _ in e["stacks"]]
+    ]
+    assert len(mine) == len(dealt)
+    header = text.splitlines()[0]
+    assert header.startswith(f"PokerStars Hand #{last['id']}: Tournament #{instance}, 100+10 ")
+    assert " - Level " in header
+    assert verified["ok"] is True, verified
+    assert tables == [f"{instance}-t1"]  # one table: nobody moves
     kinds = {e["type"] for e in events}
     assert {"HandStarted", "CardsReceived", "Turn", "Legal", "HandEnded", "LevelStarted"} <= kinds
     finished = [e for e in events if e["type"] == "Finished"]

@@ -463,6 +463,7 @@ async def my_hands(request: Request, account: Account) -> Response:
                 hands.c.started_at,
                 hands.c.pot,
                 hand_players.c.net,
+                hands.c.tournament,
             )
             .join(hand_players, hand_players.c.hand_id == hands.c.id)
             .where(hand_players.c.account_id == account.id)
@@ -470,8 +471,16 @@ async def my_hands(request: Request, account: Account) -> Response:
             .limit(200)
         )
         return [
-            {"id": i, "table": t, "status": s, "started_at": at, "pot": int(p), "net": int(n)}
-            for i, t, s, at, p, n in rows
+            {
+                "id": i,
+                "table": t,
+                "status": s,
+                "started_at": at,
+                "pot": int(p),
+                "net": int(n),
+                "tournament": json.loads(about)["id"] if about else None,
+            }
+            for i, t, s, at, p, n, about in rows
         ]
 
     return JSONResponse({"hands": await room.store.run(read)})

@@ -30,8 +30,10 @@ from drawpoker.errors import DrawPokerError
 from drawpoker.events import PostKind
 from drawpoker.hand import Hand
 from drawpoker.history import phh, pokerstars
-from drawpoker.history.info import HandInfo
+from drawpoker.history.info import HandInfo, Tournament
 from drawpoker.history.verify import verify
+from drawpoker.room.structure import Level, rules_for
+from drawpoker.rules import Rules, Structure
 from drawpoker.server.actor import TableConfig
 from drawpoker.server.auth import Account
 from drawpoker.server.store import accounts, hands, tables
@@ -66,13 +68,24 @@ def _action(event: dict[str, Any]) -> Action | None:
 _ROOM_POSTS = (PostKind.SMALL_BLIND, PostKind.BIG_BLIND, PostKind.DEAD_SMALL_BLIND)
 
 
+def stored_rules(config_json: str | None, tournament_json: str | None) -> Rules:
+    """The rules a stored hand was played by: its cash table's, or its tournament's
+    at the hand's level."""
+    if tournament_json:
+        t = json.loads(tournament_json)
+        level = Level(int(t["small_blind"]), int(t["big_blind"]), int(t["ante"]))
+        return rules_for(Structure(t["structure"]), level, int(t["seats_per_table"]))
+    if config_json is None:
+        raise HandMissing(404, "the hand's table is gone")
+    return TableConfig.from_dict(json.loads(config_json)).build_rules()
+
+
 def rebuild(
-    config: dict[str, Any], players: dict[str, Any], events: list[dict[str, Any]], seed: bytes
+    rules: Rules, players: dict[str, Any], events: list[dict[str, Any]], seed: bytes
 ) -> Hand:
     """Replay a stored hand through the engine from its seed and recorded actions."""
     started = next(e for e in events if e["type"] == "HandStarted")
     stacks = {int(seat): int(stack) for seat, (_, stack) in players.items()}
-    rules = TableConfig.from_dict(config).build_rules()
     # The blinds the room chose (dead button, a newcomer's or a returning player's
     # posts); antes and the invito follow from the rules.
     posts = [
@@ -115,15 +128,16 @@ def _load(c: Connection, hand_id: str, account_id: int) -> tuple[Hand, HandInfo,
             hands.c.seed,
             hands.c.commitment,
             hands.c.started_at,
+            hands.c.table_id,
+            hands.c.tournament,
             tables.c.config,
-            tables.c.id,
         )
-        .join(tables, tables.c.id == hands.c.table_id)
+        .join(tables, tables.c.id == hands.c.table_id, isouter=True)
         .where(hands.c.id == hand_id)
     ).first()
     if row is None:
         raise HandMissing(404, "no such hand")
-    status, players_json, history_json, seed_hex, digest, started_at, config_json, table_id = row
+    status, players_json, history_json, seed_hex, digest, started_at, table_id, about, config = row
     players = json.loads(players_json)
     seat_of = {int(a): int(s) for s, (a, _) in players.items()}
     if account_id not in seat_of:
@@ -134,13 +148,20 @@ def _load(c: Connection, hand_id: str, account_id: int) -> tuple[Hand, HandInfo,
     rows = c.execute(select(accounts.c.id, accounts.c.name).where(accounts.c.id.in_(ids)))
     names = {int(i): str(n) for i, n in rows}
     events = [e for _, e in json.loads(history_json)]
-    hand = rebuild(json.loads(config_json), players, events, bytes.fromhex(seed_hex))
+    hand = rebuild(stored_rules(config, about), players, events, bytes.fromhex(seed_hex))
+    tournament = None
+    if about:
+        t = json.loads(about)
+        tournament = Tournament(
+            id=str(t["id"]), buy_in=str(t["buy_in"]), fee=str(t["fee"]), level=int(t["level"])
+        )
     info = HandInfo(
         names={seat: str(names.get(a, f"Player{seat}")) for a, seat in seat_of.items()},
         table=str(table_id),
         time=dt.datetime.fromtimestamp(float(started_at), dt.UTC),
         time_zone="UTC",
         commitment=str(digest),
+        tournament=tournament,
     )
     return hand, info, seat_of[account_id]
 
