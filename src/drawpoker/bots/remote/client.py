@@ -133,6 +133,7 @@ class _Table:
     dealt: bool = False
     pending: tuple[str, LegalActions, str] | None = None  # (hand_id, legal, key) to answer
     answered: set[str] = field(default_factory=set)
+    in_flight: tuple[str, LegalActions] | None = None  # answered, my action not seen yet
     resyncing: bool = False
     hands: int = 0
     stack: int | None = None
@@ -342,6 +343,8 @@ class RemoteBot:
             return enough or t.busted or t.seat is None or (stop is not None and stop.is_set())
 
         await self._wait_for(done)
+        with contextlib.suppress(RemoteBotError):  # finish the hand in play, then stand up
+            await self._wait_for(lambda: not (t.dealt and t.mirror and t.mirror.active), 60)
         if t.seat is not None:
             with contextlib.suppress(RemoteBotError):
                 await self._request({"type": "leave", "table": table})
@@ -576,6 +579,7 @@ class RemoteBot:
             t = self._tables.get(request.table or "")
             if request.legal_key and t is not None:  # maybe never arrived: answer again
                 t.answered.discard(request.legal_key)
+                t.in_flight = None
         self._say(f"{self.name}: connection lost, reconnecting")
         deadline = time.monotonic() + RECONNECT_FOR_S
         delay = 0.2
@@ -643,16 +647,18 @@ class RemoteBot:
             loop = asyncio.get_running_loop()
             loop.call_later(0.5 * request.tries, self._outbox.put_nowait, request)
             return
-        self.errors[code] += 1
-        if request.future is not None and not request.future.done():
+        if request.future is not None and not request.future.done():  # the caller decides
             request.future.set_exception(RemoteBotError(f"{message} ({code})", code))
-        elif request.resync and t is not None:
+            return
+        self.errors[code] += 1  # a refused action or resubscription
+        if request.resync and t is not None:
             t.resyncing = False
             log.warning("%s: resubscribing to %s failed: %s", self.name, t.id, message)
         elif request.legal_key and t is not None:
             log.info(
                 "%s at %s: %s refused: %s (%s)", self.name, t.id, request.message, message, code
             )
+            t.in_flight = None
             if code == "illegal_action" and t.pending and t.pending[2] == request.legal_key:
                 hand_id, legal, key = t.pending
                 self._answer(t, hand_id, legal, key + "f", check_or_fold(legal))
@@ -732,6 +738,7 @@ class RemoteBot:
         if isinstance(event, HandStarted):
             t.events = []
             t.pending = None
+            t.in_flight = None
             t.dealt = t.seat is not None and any(seat == t.seat for seat, _ in event.stacks)
             t.mirror = HandMirror(t.seat, t.rules.max_seats) if t.seat is not None else None
         t.events.append(event)
@@ -741,6 +748,7 @@ class RemoteBot:
             and isinstance(event, _MY_ACTIONS)
         ):
             t.pending = None  # answered (also when replayed after a reconnect)
+            t.in_flight = None
         if t.mirror is not None:
             t.mirror.apply(event, t.rules.big_blind)
         if isinstance(event, HandEnded):
@@ -763,6 +771,9 @@ class RemoteBot:
         hand_id, legal, key = t.pending
         if key in t.answered:
             return
+        if t.in_flight == (hand_id, legal):  # the same turn announced again: answered
+            t.answered.add(key)
+            return
         action = self._decide(t, legal)
         self._answer(t, hand_id, legal, key, action)
 
@@ -784,6 +795,7 @@ class RemoteBot:
         t.answered.add(key)
         if len(t.answered) > 64:
             t.answered = {key}
+        t.in_flight = (hand_id, legal)
         message: dict[str, Any] = {
             "table": t.id,
             "hand_id": hand_id,
