@@ -11,6 +11,7 @@ errors, and a test fails if any error was logged.
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 from collections.abc import Callable, Iterator
@@ -94,6 +95,43 @@ ROOM = [
 ]
 
 
+def sit_and_go(tournament_id: str, **extra: Any) -> dict[str, Any]:
+    """A sit & go for the room file (the fields of the server's tournament spec)."""
+    return {
+        "id": tournament_id,
+        "name": f"Test {tournament_id}",
+        "buy_in": 100,
+        "fee": 10,
+        "starting_stack": 1000,
+        "max_entries": 6,
+        "seats_per_table": 6,
+        "level_minutes": 5.0,
+        **extra,
+    }
+
+
+TOURNAMENTS = [
+    # Nobody else registers: a test registers and unregisters.
+    sit_and_go("sng-lobby", name="Test lobby sit & go"),
+    # Dearer than any guest's balance: the server refuses the registration.
+    sit_and_go("sng-dear", name="Test high roller", buy_in=1_000_000, fee=0),
+    # Three entries, two quick bots: the browser player fills it and plays it out.
+    sit_and_go(
+        "sng-play",
+        name="Test turbo",
+        max_entries=3,
+        seats_per_table=3,
+        starting_stack=200,
+        levels=[[5, 10, 0, 0.15], [10, 20, 0, 0.15], [25, 50, 0, 0.15], [50, 100, 0, 5]],
+        bots=2,
+        bot_register_s=0.2,
+        bot_think_s=0.02,
+        between_hands_s=0.5,
+        action_time_s=30.0,
+    ),
+]
+
+
 @pytest.fixture(scope="session")
 def chromium() -> str:
     path = chromium_path()
@@ -106,7 +144,9 @@ def chromium() -> str:
 
 @pytest.fixture(scope="session")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    srv = Server(tmp_path_factory.mktemp("web"), None, ROOM).start()
+    srv = Server(tmp_path_factory.mktemp("web"), None, ROOM)
+    srv.room.write_text(json.dumps({"tables": ROOM, "tournaments": TOURNAMENTS}))
+    srv.start()
     try:
         yield srv
     finally:
@@ -127,10 +167,18 @@ def browser(chromium: str) -> Iterator[Any]:
 
 @dataclass
 class Console:
-    """Everything the browser logged; errors fail the test."""
+    """Everything the browser logged; errors fail the test, except those a test
+    expects (``allow``: a server refusal that the browser logs as a failed load)."""
 
     messages: list[str] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
+    allowed: list[str] = field(default_factory=list)
+
+    def allow(self, text: str) -> None:
+        self.allowed.append(text)
+
+    def unexpected(self) -> list[str]:
+        return [e for e in self.errors if not any(a in e for a in self.allowed)]
 
 
 @pytest.fixture
@@ -168,5 +216,5 @@ def open_page(browser: Any, server: Server) -> Iterator[Callable[..., Any]]:
     yield make
     for context in contexts:
         context.close()
-    errors = [e for c in consoles for e in c.errors]
+    errors = [e for c in consoles for e in c.unexpected()]
     assert not errors, f"browser console errors: {errors}"

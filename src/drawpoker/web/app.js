@@ -6,6 +6,7 @@ import { h, clear, chips } from "./dom.js";
 import { LANGUAGES, errorText, loadLanguage, language, t } from "./i18n.js";
 import { LobbyView } from "./lobby.js";
 import { TableView } from "./table.js";
+import { TournamentView } from "./tournament.js";
 import { HistoryView, HandView } from "./history.js";
 
 const app = {
@@ -15,6 +16,9 @@ const app = {
   status: "connecting",
   lobbyRows: new Map(),
   lobbyListeners: new Set(),
+  tournaments: new Map(), // tournament channels watched: id asked -> instance (or null)
+  finished: new Map(), // instance -> the private Finished entry
+  flash: null, // a message for the next table view ("Moved to table 2")
 };
 
 export function toast(text, kind = "info") {
@@ -163,7 +167,86 @@ function renderConn() {
   el.textContent = t(`conn.${app.status}`);
 }
 
+// -------------------------------------------------------------- tournaments
+
+/** Watch a tournament's channel (its notices, YourTable, Finished), also across
+ * reconnects. ``id``: the configured id or an instance id. */
+async function watchTournament(id) {
+  if (app.tournaments.has(id)) return app.tournaments.get(id);
+  app.tournaments.set(id, null);
+  return subscribeTournament(id);
+}
+app.watchTournament = watchTournament;
+
+async function subscribeTournament(id) {
+  const reply = await app.socket.send({ type: "subscribe", table: id });
+  if (reply.type !== "ok") {
+    if (reply.code !== "offline") app.tournaments.delete(id);
+    return null;
+  }
+  const detail = reply.detail ?? {};
+  app.tournaments.set(id, { instance: detail.tournament ?? id, table: detail.table ?? null });
+  return app.tournaments.get(id);
+}
+
+app.unwatchTournament = (id) => {
+  if (!app.tournaments.has(id)) return;
+  app.tournaments.delete(id);
+  app.socket.send({ type: "unsubscribe", table: id });
+};
+
+function watchedInstance(table) {
+  for (const [id, watch] of app.tournaments) {
+    if (id === table || watch?.instance === table) return id;
+  }
+  return null;
+}
+
+/** ``YourTable``: the tournament seats this player (its start, or a move). */
+function onYourTable(message) {
+  const instance = message.channel ?? String(message.table).replace(/-t\d+$/, "");
+  const id = watchedInstance(instance);
+  const watch = id ? app.tournaments.get(id) : null;
+  if (watch) watch.table = message.table;
+  const view = app.view;
+  if (view instanceof TableView && view.id === message.table) return;
+  const here = view instanceof TournamentView
+    || view instanceof LobbyView
+    || (view instanceof TableView && view.table?.tournament);
+  if (view instanceof TournamentView) view.refresh();
+  if (here) {
+    if (view instanceof TableView) {
+      app.flash = { key: "tour.moved", params: { n: message.table_no } };
+      if (view.table) view.table.you = null;
+    } else {
+      app.flash = { key: "tour.seated", params: { n: message.table_no } };
+    }
+    location.hash = `#/table/${encodeURIComponent(message.table)}`;
+  } else {
+    toast(t("tour.seated", { n: message.table_no }));
+  }
+}
+
+/** ``Finished``: this player's tournament is over (place and prize). */
+function tournamentFinished(e) {
+  app.finished.set(e.tournament, e);
+  const view = app.view;
+  if (view instanceof TableView && view.table?.tournament?.id === e.tournament && !view.table.finished) {
+    view.table.finished = { tournament: e.tournament, places: e.places ?? [], prize: e.prize ?? 0 };
+    view.render();
+  }
+  if (view instanceof TournamentView) view.refresh();
+  refreshMe();
+}
+app.tournamentFinished = tournamentFinished;
+
 function onMessage(message) {
+  if (message.type === "YourTable") onYourTable(message);
+  if (message.type === "event" && watchedInstance(message.table)) {
+    const e = message.event;
+    if (e.type === "YourTable") onYourTable({ ...e, channel: message.table });
+    if (e.type === "Finished") tournamentFinished(e);
+  }
   if (message.type === "lobby") {
     if (message.full) app.lobbyRows.clear();
     for (const row of message.tables) app.lobbyRows.set(row.id, row);
@@ -175,6 +258,7 @@ function onMessage(message) {
 function onOpen(welcome) {
   app.welcome = welcome;
   app.socket.send({ type: "lobby" });
+  for (const id of app.tournaments.keys()) subscribeTournament(id);
   app.view?.onOpen?.(welcome);
 }
 
@@ -189,12 +273,14 @@ function route() {
   if (page === "table" && arg) view = new TableView(app, decodeURIComponent(arg));
   else if (page === "history") view = new HistoryView(app);
   else if (page === "hand" && arg) view = new HandView(app, decodeURIComponent(arg));
+  else if (page === "tournament" && arg) view = new TournamentView(app, decodeURIComponent(arg));
   else view = new LobbyView(app);
   app.view = view;
   main.append(view.el);
   view.render();
   for (const link of document.querySelectorAll(".topnav a")) {
-    link.classList.toggle("active", link.getAttribute("href") === `#/${page || "lobby"}`);
+    const section = page === "tournament" ? "lobby" : page || "lobby";
+    link.classList.toggle("active", link.getAttribute("href") === `#/${section}`);
   }
   if (app.welcome) view.onOpen?.(app.welcome);
 }

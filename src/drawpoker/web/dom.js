@@ -33,3 +33,19 @@ export function clear(el) {
 export function chips(n) {
   return Number(n).toLocaleString(document.documentElement.lang || "en");
 }
+
+/** A countdown as text: "0:07", "12:34", "1:02:03". */
+export function duration(seconds) {
+  const s = Math.max(0, Math.ceil(seconds));
+  const hours = Math.floor(s / 3600);
+  const minutes = Math.floor((s % 3600) / 60);
+  const rest = String(s % 60).padStart(2, "0");
+  return hours ? `${hours}:${String(minutes).padStart(2, "0")}:${rest}` : `${minutes}:${rest}`;
+}
+
+/** Refresh every ``[data-until]`` countdown under ``root`` (epoch milliseconds). */
+export function tickCountdowns(root) {
+  for (const el of root.querySelectorAll("[data-until]")) {
+    el.textContent = duration((Number(el.dataset.until) - Date.now()) / 1000);
+  }
+}

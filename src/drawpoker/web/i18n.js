@@ -91,3 +91,21 @@ export function handDescription(text) {
   }
   return text;
 }
+
+/** An ordinal place in the current language: 1st, 2º, 3.ª, 4. */
+export function ordinal(n) {
+  let form = "other";
+  try {
+    form = new Intl.PluralRules(current, { type: "ordinal" }).select(n);
+  } catch {
+    form = "other";
+  }
+  return t(`ord.${form}`, { n });
+}
+
+/** Shared places ([3, 4]) as "3rd–4th"; one place as "3rd". */
+export function places(list) {
+  const sorted = [...(list ?? [])].sort((a, b) => a - b);
+  if (!sorted.length) return "";
+  return sorted.length === 1 ? ordinal(sorted[0]) : `${ordinal(sorted[0])}–${ordinal(sorted.at(-1))}`;
+}

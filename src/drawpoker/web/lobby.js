@@ -1,7 +1,11 @@
 // The lobby: Cash and Tournaments tabs, filters, the live table list.
 
-import { h, clear, chips } from "./dom.js";
+import { h, clear, chips, tickCountdowns } from "./dom.js";
+import { api } from "./net.js";
 import { t } from "./i18n.js";
+import {
+  buyInText, changeRegistration, gameText, kindText, myEntry, startsText, statusText,
+} from "./tournament.js";
 
 const FILTERS = ["game", "structure", "stakes", "seats"];
 
@@ -14,10 +18,51 @@ export class LobbyView {
     this.filters = { game: "", structure: "", stakes: "", seats: "", ...saved.filters };
     this.listener = () => this.renderList();
     app.lobbyListeners.add(this.listener);
+    this.tournaments = null; // GET /api/tournaments rows
+    this.mine = new Map(); // tournament id -> my line in its players (registered)
+    this.busy = new Set();
+    this.poller = setInterval(() => {
+      if (this.kind === "tournament") this.fetchTournaments();
+    }, 3000);
+    this.ticker = setInterval(() => tickCountdowns(this.el), 1000);
+    if (this.kind === "tournament") this.fetchTournaments();
   }
 
   destroy() {
     this.app.lobbyListeners.delete(this.listener);
+    clearInterval(this.poller);
+    clearInterval(this.ticker);
+  }
+
+  /** The tournament list, and (logged in) whether I am registered in each. */
+  async fetchTournaments() {
+    const { ok, data } = await api("/api/tournaments");
+    if (!ok) return;
+    const rows = data.tournaments ?? [];
+    const me = this.app.me;
+    const mine = new Map();
+    if (me) {
+      // The rows do not say who registered: the detail's players do.
+      await Promise.all(rows.filter((r) => r.status !== "finished" && r.status !== "cancelled").map(async (r) => {
+        const detail = await api(`/api/tournaments/${encodeURIComponent(r.id)}`);
+        const entry = detail.ok ? myEntry(detail.data, me) : null;
+        if (entry) {
+          mine.set(r.id, entry);
+          this.app.watchTournament(r.id);
+        }
+      }));
+    }
+    this.tournaments = rows;
+    this.mine = mine;
+    if (this.kind === "tournament") this.renderList();
+  }
+
+  async register(row, join) {
+    this.busy.add(row.id);
+    this.renderList();
+    await changeRegistration(this.app, row.id, join, row.name);
+    this.busy.delete(row.id);
+    await this.fetchTournaments();
   }
 
   save() {
@@ -40,10 +85,15 @@ export class LobbyView {
       .sort((a, b) => parseInt(a, 10) - parseInt(b, 10));
     const tab = (kind) => h("button", {
       role: "tab", id: `tab-${kind}`, class: "tab", "aria-selected": String(this.kind === kind),
-      onclick: () => { this.kind = kind; this.save(); this.render(); },
+      onclick: () => {
+        this.kind = kind;
+        this.save();
+        this.render();
+        if (kind === "tournament") this.fetchTournaments();
+      },
     }, t(`lobby.tab.${kind}`));
     const seated = Object.keys(this.app.me?.stacks ?? {});
-    el.append(
+    el.append(...[
       h("h1", { id: "lobby-title", class: "sr-only" }, t("nav.lobby")),
       seated.length ? h("nav", { class: "my-tables", id: "my-tables", "aria-label": t("lobby.my_tables") },
         h("span", {}, t("lobby.my_tables")),
@@ -57,12 +107,14 @@ export class LobbyView {
         this.select("game", [["", t("lobby.all")], ["draw", t("game.draw")], ["italian", t("game.italian")]]),
         this.select("structure", [["", t("lobby.all")], ["fixed-limit", t("structure.fixed-limit")],
           ["pot-limit", t("structure.pot-limit")], ["no-limit", t("structure.no-limit")]]),
-        this.select("stakes", [["", t("lobby.all")], ...stakes.map((s) => [s, s])]),
-        this.select("seats", [["", t("lobby.all")], ["6", t("lobby.max", { n: 6 })], ["8", t("lobby.max", { n: 8 })]]),
+        this.kind === "cash" ? this.select("stakes", [["", t("lobby.all")], ...stakes.map((s) => [s, s])]) : null,
+        this.kind === "cash"
+          ? this.select("seats", [["", t("lobby.all")], ["6", t("lobby.max", { n: 6 })], ["8", t("lobby.max", { n: 8 })]])
+          : null,
       ),
       h("div", { id: "table-list", class: "table-list", role: "region", "aria-live": "polite",
         "aria-label": t("lobby.tables") }),
-    );
+    ].filter(Boolean)); // (a null child would be written "null")
     this.renderList();
   }
 
@@ -81,6 +133,10 @@ export class LobbyView {
     const box = this.el.querySelector("#table-list");
     if (!box) return;
     clear(box);
+    if (this.kind === "tournament") {
+      this.renderTournaments(box);
+      return;
+    }
     const rows = this.rows();
     if (!rows.length) {
       box.append(h("p", { class: "empty" },
@@ -107,6 +163,59 @@ export class LobbyView {
           class: "btn primary small join", href: `#/table/${encodeURIComponent(r.id)}`,
           "aria-label": t("lobby.join_table", { name: tableName(r) }),
         }, full ? t("lobby.watch") : t("lobby.join"))),
+      ));
+    }
+  }
+
+  renderTournaments(box) {
+    box.setAttribute("aria-label", t("lobby.tab.tournament"));
+    if (this.tournaments === null) {
+      box.append(h("p", { class: "loading" }, t("table.loading")));
+      return;
+    }
+    const rows = this.tournaments.filter((r) => (!this.filters.game || r.game === this.filters.game)
+      && (!this.filters.structure || r.structure === this.filters.structure));
+    if (!rows.length) {
+      box.append(h("p", { class: "empty" }, t("lobby.no_tournaments")));
+      return;
+    }
+    box.append(h("div", { class: "trow tour head", "aria-hidden": "true" },
+      ...["name", "buy_in", "chips", "players", "starts", "prize_pool", "status", ""].map((k) =>
+        h("span", { class: `c-${k || "join"}` }, k ? t(`tour.col.${k}`) : ""))));
+    for (const r of rows) {
+      const mine = this.mine.get(r.id);
+      const href = `#/tournament/${encodeURIComponent(r.id)}`;
+      const label = (key) => h("span", { class: "label" }, t(`tour.col.${key}`) + " ");
+      const busy = this.busy.has(r.id);
+      const buttons = h("span", { class: "c-join" });
+      if (mine && r.status === "running" && mine.chips && mine.table_id) {
+        buttons.append(h("a", { class: "btn primary small go", href: `#/table/${encodeURIComponent(mine.table_id)}` },
+          t("tour.go_to_table")));
+      } else if (r.status === "registering" && mine) {
+        buttons.append(h("button", { class: "btn small danger unregister", disabled: busy,
+          "aria-label": t("tour.unregister_from", { name: r.name }), onclick: () => this.register(r, false) },
+        t("tour.unregister")));
+      } else if (r.status === "registering") {
+        buttons.append(h("button", { class: "btn small primary register", disabled: busy || r.registered >= r.max_entries,
+          "aria-label": t("tour.register_for", { name: r.name }), onclick: () => this.register(r, true) },
+        t("tour.register")));
+      } else {
+        buttons.append(h("a", { class: "btn small", href, "aria-label": t("tour.open", { name: r.name }) },
+          t("tour.view")));
+      }
+      box.append(h("div", { class: `trow tour${mine ? " mine" : ""}`, dataset: { tournament: r.id } },
+        h("span", { class: "c-name" }, h("a", { class: "tname", href }, h("strong", {}, r.name)),
+          h("span", { class: "sub" }, `${kindText(r)} · ${gameText(r)} · `, t("tour.minutes_levels", { n: r.level_minutes }))),
+        h("span", { class: "c-buy_in" }, label("buy_in"), buyInText(r)),
+        h("span", { class: "c-chips" }, label("chips"), chips(r.starting_chips)),
+        h("span", { class: "c-players" }, label("players"),
+          h("span", { class: "registered" }, t("lobby.players_of", { n: r.registered, of: r.max_entries }))),
+        h("span", { class: "c-starts" }, label("starts"), startsText(r)),
+        h("span", { class: "c-prize_pool" }, label("prize_pool"), h("span", { class: "pool" }, chips(r.prize_pool))),
+        h("span", { class: "c-status" }, label("status"),
+          h("span", { class: `status status-${r.status}` }, statusText(r.status)),
+          mine ? h("span", { class: "tag you" }, t("tour.you_in")) : null),
+        buttons,
       ));
     }
   }

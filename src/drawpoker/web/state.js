@@ -30,6 +30,9 @@ export function fromSnapshot(state, myName) {
     clockKind: null,
     clockTotal: 0,
     notice: null,
+    tournament: state.tournament ? tournamentState(state.tournament) : null,
+    moved: null, // the private Moved entry: where this player goes next
+    finished: null, // the private Finished entry: this player's place and prize
   };
   for (const s of state.seats) table.seats[s.seat] = { ...s };
   const h = state.hand;
@@ -70,6 +73,15 @@ export function fromSnapshot(state, myName) {
     }
   }
   return table;
+}
+
+/** The snapshot's ``tournament`` object, with the level's end as a clock time. */
+export function tournamentState(t, now = Date.now()) {
+  return {
+    ...t,
+    levelEnds: typeof t.next_in_s === "number" ? now + t.next_in_s * 1000 : null,
+    levels: t.levels ?? null, // the schedule, when the client fetched it
+  };
 }
 
 function log(table, key, params = {}, cls = "") {
@@ -372,6 +384,49 @@ export function apply(table, e, now = Date.now()) {
       break;
     case "TopUpFailed":
       table.notice = { key: "notice.top_up_failed", text: e.message };
+      break;
+    // ------------------------------------------------------- tournament tables
+    case "LevelStarted": {
+      const tour = table.tournament;
+      if (tour) {
+        const level = { level: e.level, small_blind: e.small_blind, big_blind: e.big_blind, ante: e.ante ?? 0 };
+        const known = tour.levels?.find((l) => l.level === e.level);
+        level.minutes = e.minutes ?? known?.minutes ?? null;
+        tour.level = level;
+        tour.next_level = tour.levels?.find((l) => l.level === e.level + 1) ?? null;
+        tour.levelEnds = level.minutes ? now + level.minutes * 60000 : null;
+      }
+      log(table, e.ante ? "log.level_ante" : "log.level",
+        { level: e.level, sb: e.small_blind, bb: e.big_blind, ante: e.ante }, "sep");
+      break;
+    }
+    case "PlayerMoved":
+      log(table, "log.player_moved", { who: e.name, n: e.to_table }, "tour");
+      break;
+    case "TableBroken":
+      log(table, "log.table_broken", { n: e.table_no ?? e.table ?? "" }, "tour");
+      break;
+    case "HandForHand":
+      log(table, "log.hand_for_hand", {}, "tour");
+      break;
+    case "PlayerEliminated": {
+      const place = (e.places ?? [])[0];
+      if (table.tournament && typeof table.tournament.players_left === "number" && place) {
+        table.tournament.players_left = Math.min(table.tournament.players_left, place - 1);
+      }
+      log(table, e.prize ? "log.eliminated_prize" : "log.eliminated",
+        { who: e.name, places: e.places ?? [], n: e.prize ?? 0 }, "tour");
+      break;
+    }
+    case "TournamentFinished":
+      log(table, "log.tournament_won", { who: e.name, n: e.prize ?? 0 }, "win");
+      break;
+    case "Moved":
+      table.moved = { table: e.table, tableNo: e.table_no, seat: e.seat };
+      log(table, "log.you_moved", { n: e.table_no }, "private");
+      break;
+    case "Finished":
+      table.finished = { tournament: e.tournament, places: e.places ?? [], prize: e.prize ?? 0 };
       break;
     case "Chat":
       table.chat.push({ name: e.name, text: e.text });

@@ -1,7 +1,8 @@
 // The table: seats, cards, pots, the action bar, pre-actions, the draw, the log and chat.
 
-import { h, clear, chips } from "./dom.js";
-import { t, tn, cardName, errorText, handDescription } from "./i18n.js";
+import { h, clear, chips, duration } from "./dom.js";
+import { api } from "./net.js";
+import { t, tn, cardName, errorText, handDescription, places } from "./i18n.js";
 import { apply, fromSnapshot, pots } from "./state.js";
 import { cardSvg, rankText } from "./cards.js";
 
@@ -18,6 +19,8 @@ export function fmt(params = {}) {
     if (k === "cards") out[k] = v.map(cardText).join(" ");
     else if (k === "desc") out[k] = v ? handDescription(v) : "";
     else if (k === "n" && typeof v === "number") out[k] = chips(v);
+    else if (k === "places") out[k] = places(v);
+    else if (["sb", "bb", "ante"].includes(k) && typeof v === "number") out[k] = chips(v);
     else out[k] = v;
   }
   return out;
@@ -178,7 +181,7 @@ export class TableView {
     document.title = t("app.title");
     // A seated player keeps watching (the server would count them away); a
     // spectator stops.
-    if (!this.table?.you) this.app.socket.send({ type: "unsubscribe", table: this.id });
+    if (!this.table?.you || this.table.finished) this.app.socket.send({ type: "unsubscribe", table: this.id });
   }
 
   // ------------------------------------------------------------- network
@@ -212,6 +215,10 @@ export class TableView {
       }
       this.betPre = ["check_fold", "check", "call_any"].includes(this.table.preAction?.pre)
         ? this.table.preAction.pre : null;
+      if (this.table.tournament) {
+        this.table.tournament.levels = this.levels ?? null;
+        if (!this.levels) this.fetchLevels();
+      }
       this.render();
       return;
     }
@@ -248,8 +255,43 @@ export class TableView {
     if (e.type === "Legal") this.betValue = null;
     if ((e.type === "SatOut" || e.type === "SatIn") && e.seat === me) this.sitOutPending = false;
     if (hand && e.type === "HandEnded") this.app.refreshMe();
+    if (e.type === "LevelStarted") this.fetchLevels(); // the next level's blinds and time
+    if (e.type === "Finished") this.app.tournamentFinished?.(e);
+    if (e.type === "TournamentFinished") this.app.refreshMe(); // the prizes are paid
+    if (e.type === "Moved") {
+      this.moveTo(e);
+      return;
+    }
     this.syncDrawPre();
     this.render();
+  }
+
+  // --------------------------------------------------------- tournaments
+
+  /** The tournament's level schedule and clock (a tournament table only). */
+  async fetchLevels() {
+    const tour = this.table?.tournament;
+    if (!tour?.id) return;
+    const { ok, data } = await api(`/api/tournaments/${encodeURIComponent(tour.id)}`);
+    if (!ok || !data || this.table?.tournament !== tour) return;
+    this.levels = data.levels ?? null;
+    tour.levels = this.levels;
+    if (data.level && data.level.level >= (tour.level?.level ?? 0)) {
+      const { next_in_s: nextIn, ...level } = data.level;
+      tour.level = level;
+      if (typeof nextIn === "number") tour.levelEnds = Date.now() + nextIn * 1000;
+      const next = data.next_level ?? this.levels?.find((l) => l.level === level.level + 1) ?? null;
+      tour.next_level = next;
+    }
+    this.renderTournament();
+  }
+
+  /** The private Moved entry: say so, then watch and play the new table. */
+  moveTo(e) {
+    this.app.flash = { key: "tour.moved", params: { n: e.table_no } };
+    this.app.socket.send({ type: "unsubscribe", table: this.id });
+    this.table.you = null; // destroy() must not keep this table
+    location.hash = `#/table/${encodeURIComponent(e.table)}`;
   }
 
   send(message) {
@@ -475,7 +517,10 @@ export class TableView {
     el.querySelector(".table-title").textContent = `${table.name}`;
     el.querySelector(".table-rules").textContent = table.rules;
     const bar = clear(el.querySelector(".table-buttons"));
-    if (me) {
+    if (table.tournament) {
+      bar.append(h("a", { class: "btn small", id: "tour-lobby-link",
+        href: `#/tournament/${encodeURIComponent(table.tournament.id)}` }, t("tour.lobby")));
+    } else if (me) {
       bar.append(
         me.sitting_out || this.sitOutPending
           ? h("button", { class: "btn small", id: "sit-in", onclick: () => this.sitIn() }, t("table.sit_in"))
@@ -484,7 +529,8 @@ export class TableView {
         h("button", { class: "btn small danger", id: "leave", onclick: () => this.leave() }, t("table.leave")),
       );
     }
-    renderFelt(el.querySelector(".felt"), table, { onSit: (seat) => this.sitDialog(seat) });
+    renderFelt(el.querySelector(".felt"), table, { onSit: table.tournament ? null : (seat) => this.sitDialog(seat) });
+    this.renderTournament();
     this.renderHand();
     this.renderActions();
     this.renderSide();
@@ -506,6 +552,9 @@ export class TableView {
         h("a", { class: "btn small ghost back", href: "#/lobby" }, "← ", h("span", { class: "label", "data-t": "nav.lobby" }, t("nav.lobby"))),
         h("div", { class: "table-id" }, h("h1", { class: "table-title" }), h("span", { class: "table-rules" })),
         h("div", { class: "table-buttons" })),
+      h("div", { class: "tour-bar", id: "tour-bar", role: "status" }),
+      h("div", { class: "flash", id: "flash", role: "alert" }),
+      h("div", { class: "tour-finished", id: "finished", "aria-live": "assertive" }),
       h("div", { class: "table-layout" },
         h("div", { class: "play" },
           h("div", { class: "felt", role: "region", "aria-label": t("table.region") }),
@@ -531,6 +580,67 @@ export class TableView {
     );
   }
 
+  /** The tournament line (level, blinds, next level, players left), the moved
+   * message and the finishing place. */
+  renderTournament() {
+    const table = this.table;
+    const bar = this.el.querySelector("#tour-bar");
+    if (!table || !bar) return;
+    const tour = table.tournament;
+    bar.hidden = !tour;
+    const flash = clear(this.el.querySelector("#flash"));
+    if (!this.flash && this.app.flash) {
+      this.flash = this.app.flash;
+      this.app.flash = null;
+      const shown = this.flash;
+      setTimeout(() => {
+        if (this.flash === shown) {
+          this.flash = null;
+          this.renderTournament();
+        }
+      }, 20000);
+    }
+    const message = this.flash;
+    flash.hidden = !message;
+    if (message) {
+      flash.append(h("span", {}, t(message.key, message.params)),
+        h("button", { class: "btn small ghost", "aria-label": t("common.close"),
+          onclick: () => { this.flash = null; this.renderTournament(); } }, "×"));
+    }
+    this.renderFinished();
+    if (!tour) return;
+    const blinds = (l) => (l.ante ? t("tour.blinds_ante", { sb: chips(l.small_blind), bb: chips(l.big_blind),
+      ante: chips(l.ante) }) : t("tour.blinds", { sb: chips(l.small_blind), bb: chips(l.big_blind) }));
+    const level = tour.level;
+    const next = tour.next_level;
+    clear(bar).append(...[
+      h("span", { class: "tour-name" }, tour.name ?? "", " · ", t("tour.table_no", { n: tour.table_no })),
+      level ? h("span", { class: "tour-level", id: "tour-level" },
+        h("strong", {}, t("tour.level_n", { n: level.level })), " ", blinds(level)) : null,
+      next ? h("span", { class: "tour-next", id: "tour-next" }, t("tour.next_level"), " ", blinds(next)) : null,
+      tour.levelEnds ? h("span", { class: "tour-clock" }, t("tour.next_in"), " ",
+        h("span", { id: "tour-next-in", role: "timer" }, duration((tour.levelEnds - Date.now()) / 1000))) : null,
+      typeof tour.players_left === "number"
+        ? h("span", { class: "tour-left", id: "tour-left" },
+          t("tour.players_left", { n: tour.players_left, of: tour.entries ?? tour.players_left }))
+        : null,
+    ].filter(Boolean));
+  }
+
+  renderFinished() {
+    const box = clear(this.el.querySelector("#finished"));
+    const done = this.table?.finished;
+    box.hidden = !done;
+    if (!done) return;
+    const won = done.places[0] === 1;
+    box.append(
+      h("h2", { id: "finished-place" }, won ? t("tour.you_won") : t("tour.you_finished", { place: places(done.places) })),
+      h("p", { id: "finished-prize" }, done.prize ? t("tour.your_prize", { n: chips(done.prize) }) : t("tour.no_prize")),
+      h("a", { class: "btn primary", id: "finished-back", href: `#/tournament/${encodeURIComponent(done.tournament)}` },
+        t("tour.back_to_lobby")),
+    );
+  }
+
   renderHand() {
     const table = this.table;
     const p = this.mine();
@@ -541,6 +651,10 @@ export class TableView {
     this.handKey = key;
     const box = clear(this.el.querySelector("#my-hand"));
     box.setAttribute("aria-label", t("table.your_cards"));
+    if (!table.you && table.tournament) {
+      box.append(h("div", { class: "hint" }, table.finished ? t("tour.out_hint") : t("tour.spectating")));
+      return;
+    }
     if (!table.you) {
       box.append(h("div", { class: "hint" }, t("table.spectating")),
         h("button", { class: "btn primary", id: "take-seat", onclick: () => {
@@ -737,6 +851,10 @@ export class TableView {
       text.textContent = table.deadline
         ? t(mine ? `${kind}_you` : kind, { n: Math.ceil(left), who: table.seats[hand?.toAct]?.name ?? "" }) : "";
       this.el.querySelector(".clock")?.classList.toggle("urgent", left < 5 && Boolean(mine));
+    }
+    const levelClock = this.el.querySelector("#tour-next-in");
+    if (levelClock && table.tournament?.levelEnds) {
+      levelClock.textContent = duration((table.tournament.levelEnds - Date.now()) / 1000);
     }
     const me = table.seats[table.you];
     const bank = this.el.querySelector("#time-bank");
