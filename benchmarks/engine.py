@@ -1,26 +1,47 @@
 """Engine speed: the same random-play policy through drawpoker and PokerKit.
 
-Six players, no limit, blinds 1/2, stacks 200, a fresh deck each hand. Both
-engines play ``drawpoker.simulate.random_action``'s policy: check or call three
-times as often as a fold (facing a bet) or a bet, bet sizes leaning to the
-minimum and maximum, random draws. Rounds alternate between the engines;
-medians are reported.
+Six players, no limit, blinds 1/2, every hand from fresh stacks of 200, a fresh
+deck each hand (drawpoker: from a 32-byte seed; PokerKit: its own shuffle). Both
+engines play ``drawpoker.simulate``'s policy (``random_bet`` and
+``random_discard``, which ``random_action`` wraps): check or call three times as
+often as a fold (facing a bet) or a bet, bet sizes leaning to the minimum and
+maximum, random draws. Each engine is driven the way its API is meant to be
+used: drawpoker asks ``legal_actions()`` and calls ``act(Action)``; PokerKit
+asks its ``can_*`` queries and amount properties and calls its operations, with
+every step a room does not choose automated (posting, collecting, dealing,
+showdown, pushing chips), and no burn card (drawpoker's default rules burn none).
+
+The figures come from two child processes, each running both engines in turn
+(rounds alternate between them; medians are reported):
+
+- invariant checks off: ``python -O``, so PokerKit's ``assert`` statements (its
+  own internal checks) are compiled out; drawpoker runs no checks.
+- invariant checks on: plain ``python`` (PokerKit's asserts run); drawpoker calls
+  ``Hand.check_invariants()`` after the deal and after every action (chips
+  conserved, every card once, the turn).
 
     .venv/bin/python benchmarks/engine.py [--hands 1000] [--rounds 5]
+    .venv/bin/python -O benchmarks/engine.py --only drawpoker --hands 300  # one engine,
+        # one round, in this process (for callgrind: instructions per hand)
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import random
 import statistics
+import subprocess
 import sys
 import time
 import warnings
 from pathlib import Path
 
+from drawpoker.actions import ActionKind
+from drawpoker.hand import Hand
 from drawpoker.rules import Rules
-from drawpoker.simulate import DRAWS, simulate
+from drawpoker.simulate import random_action, random_bet, random_discard
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "engine"))
 
@@ -29,11 +50,20 @@ STACK, PLAYERS = 200, 6
 
 def drawpoker_hands(hands: int, seed: int, checks: bool) -> float:
     rules = Rules.online(structure="no-limit", small_blind=1, big_blind=2)
+    stacks = dict.fromkeys(range(1, PLAYERS + 1), STACK)
+    rng = random.Random(seed)
     start = time.perf_counter()
-    simulate(
-        rules, PLAYERS, hands, random.Random(seed), stack=STACK,
-        check_invariants=checks, timeout_rate=0.0,
-    )  # fmt: skip
+    for number in range(hands):
+        hand = Hand(
+            rules, stacks, number % PLAYERS + 1, seed=rng.randbytes(32), hand_id=str(number)
+        )
+        if checks:
+            hand.check_invariants()
+        while (legal := hand.legal_actions()) is not None:
+            hand.act(random_action(legal, rng))
+            if checks:
+                hand.check_invariants()
+        hand.result  # noqa: B018 - the stacks a room takes away
     return hands / (time.perf_counter() - start)
 
 
@@ -41,9 +71,10 @@ def pokerkit_hands(hands: int, seed: int) -> float:
     from pokerkit import Automation
     from pokerkit_draw import AUTOMATIONS, FiveCardDraw
 
-    game = FiveCardDraw("no-limit", (1, 2), 2, 2)
+    game = FiveCardDraw("no-limit", (1, 2), 2, 2, burn=False)
     game.automations = (*AUTOMATIONS, Automation.HOLE_DEALING)
     rng = random.Random(seed)
+    random.seed(seed)  # PokerKit shuffles with the global random module
     start = time.perf_counter()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -51,51 +82,70 @@ def pokerkit_hands(hands: int, seed: int) -> float:
             state = game.start([STACK] * PLAYERS)
             while state.status:
                 if state.can_stand_pat_or_discard():
-                    held = list(state.hole_cards[state.stand_patter_or_discarder_index])
-                    state.stand_pat_or_discard(rng.sample(held, rng.choice(DRAWS)))
+                    held = state.hole_cards[state.stand_patter_or_discarder_index]
+                    state.stand_pat_or_discard(random_discard(rng, held, 5))
                     continue
-                if state.can_deal_hole():
-                    state.deal_hole()
-                    continue
-                choices = []
-                if state.checking_or_calling_amount and state.can_fold():
-                    choices.append("fold")
-                choices += ["call"] * 3
+                low = high = 0
                 if state.can_complete_bet_or_raise_to():
-                    choices.append("raise")
-                choice = rng.choice(choices)
-                if choice == "fold":
-                    state.fold()
-                elif choice == "call":
-                    state.check_or_call()
-                else:
                     low = state.min_completion_betting_or_raising_to_amount
                     high = state.max_completion_betting_or_raising_to_amount
-                    state.complete_bet_or_raise_to(
-                        rng.choice((low, low, high, rng.randint(low, high)))
-                    )
+                may_fold = bool(state.checking_or_calling_amount) and state.can_fold()
+                kind, amount = random_bet(rng, may_fold, low, high)
+                if kind is ActionKind.BET:
+                    state.complete_bet_or_raise_to(amount)
+                elif kind is ActionKind.FOLD:
+                    state.fold()
+                else:
+                    state.check_or_call()
+            state.stacks  # noqa: B018 - the stacks a room takes away
     return hands / (time.perf_counter() - start)
+
+
+def child(hands: int, rounds: int) -> None:
+    """One process: rounds alternating between the engines; prints JSON."""
+    checks = __debug__  # ``python -O``: PokerKit's asserts are off, and so are ours
+    ours, theirs = [], []
+    for round_number in range(rounds):
+        ours.append(drawpoker_hands(hands, round_number, checks))
+        theirs.append(pokerkit_hands(max(hands // 10, 20), round_number))
+    print(json.dumps({"checks": checks, "drawpoker": ours, "pokerkit": theirs}))
+
+
+def run_child(optimize: bool, hands: int, rounds: int) -> dict[str, list[float]]:
+    flags = ["-O"] if optimize else []
+    args = [sys.executable, *flags, __file__, "--child", f"--hands={hands}", f"--rounds={rounds}"]
+    output = subprocess.run(args, check=True, capture_output=True, text=True).stdout
+    result: dict[str, list[float]] = json.loads(output)
+    return result
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--hands", type=int, default=1000)
+    parser.add_argument("--hands", type=int, default=1000, help="drawpoker hands a round")
     parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--only", choices=["drawpoker", "pokerkit"], help=argparse.SUPPRESS)
+    parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
-    ours, ours_checked, theirs = [], [], []
-    for round_number in range(args.rounds):
-        ours.append(drawpoker_hands(args.hands, round_number, checks=False))
-        ours_checked.append(drawpoker_hands(args.hands, round_number, checks=True))
-        theirs.append(pokerkit_hands(max(args.hands // 10, 20), round_number))
-    ours_median = statistics.median(ours)
-    checked_median = statistics.median(ours_checked)
-    theirs_median = statistics.median(theirs)
+    if args.only == "drawpoker":
+        print(f"{drawpoker_hands(args.hands, 0, __debug__):,.0f} hands/s")
+        return
+    if args.only == "pokerkit":
+        print(f"{pokerkit_hands(args.hands, 0):,.0f} hands/s")
+        return
+    if args.child:
+        child(args.hands, args.rounds)
+        return
+    load = os.getloadavg()[0]
     print(f"6 players, no limit 1/2, stacks 200, random play; medians of {args.rounds} rounds")
-    print(f"  drawpoker, invariant checks off: {ours_median:8,.0f} hands/s")
-    print(f"  drawpoker, invariant checks on:  {checked_median:8,.0f} hands/s")
-    print(f"  PokerKit:                        {theirs_median:8,.0f} hands/s")
-    print(f"  drawpoker / PokerKit: {ours_median / theirs_median:.1f}x "
-          f"(checks on: {checked_median / theirs_median:.1f}x)")  # fmt: skip
+    for optimize, label in ((True, "off"), (False, "on")):
+        result = run_child(optimize, args.hands, args.rounds)
+        ours = statistics.median(result["drawpoker"])
+        theirs = statistics.median(result["pokerkit"])
+        print(f"  invariant checks {label + ':':4} drawpoker {ours:8,.0f} hands/s, "
+              f"PokerKit {theirs:6,.0f} hands/s, ratio {ours / theirs:5.1f}x "
+              f"(rounds: {min(result['drawpoker']) / max(result['pokerkit']):.1f}x"
+              f"-{max(result['drawpoker']) / min(result['pokerkit']):.1f}x)")  # fmt: skip
+    print(f"  load average: {load:.2f} before, {os.getloadavg()[0]:.2f} after")
 
 
 if __name__ == "__main__":

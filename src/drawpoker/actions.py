@@ -8,7 +8,7 @@ from typing import Any
 
 from drawpoker.cards import format_cards, parse_cards
 from drawpoker.errors import InvalidAction
-from drawpoker.events import Street
+from drawpoker.events import Street, positional_maker
 
 
 class ActionKind(StrEnum):
@@ -52,33 +52,46 @@ class Action:
 
     @classmethod
     def fold(cls, seat: int) -> Action:
-        return cls(seat, ActionKind.FOLD)
+        return cls._plain(seat, ActionKind.FOLD)
 
     @classmethod
     def check(cls, seat: int) -> Action:
-        return cls(seat, ActionKind.CHECK)
+        return cls._plain(seat, ActionKind.CHECK)
 
     @classmethod
     def call(cls, seat: int) -> Action:
-        return cls(seat, ActionKind.CALL)
+        return cls._plain(seat, ActionKind.CALL)
 
     @classmethod
     def bet(cls, seat: int, to: int) -> Action:
         """Bet, raise, open or complete to a total wager of ``to`` this round."""
+        if type(seat) is int and type(to) is int and to > 0:
+            return _make(seat, ActionKind.BET, to, ())
         return cls(seat, ActionKind.BET, to)
 
     @classmethod
     def draw(cls, seat: int, cards: str | tuple[int, ...] = ()) -> Action:
-        cards = parse_cards(cards) if isinstance(cards, str) else cards
+        cards = parse_cards(cards)
+        if type(seat) is int:
+            return _make(seat, ActionKind.DRAW, 0, cards)
         return cls(seat, ActionKind.DRAW, 0, cards)
 
     @classmethod
     def stand_pat(cls, seat: int) -> Action:
-        return cls(seat, ActionKind.DRAW)
+        return cls._plain(seat, ActionKind.DRAW)
 
     @classmethod
     def timeout(cls, seat: int) -> Action:
-        return cls(seat, ActionKind.TIMEOUT)
+        return cls._plain(seat, ActionKind.TIMEOUT)
+
+    @classmethod
+    def _plain(cls, seat: int, kind: ActionKind) -> Action:
+        """An action without amount or cards: only the seat needs checking."""
+        return _make(seat, kind, 0, ()) if type(seat) is int else cls(seat, kind)
+
+
+# The named constructors above check what they were given and skip ``__post_init__``.
+_make = positional_maker(Action)
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,7 +7,7 @@ caller), deck seeds are derived from it.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from drawpoker.actions import Action, ActionKind, LegalActions
@@ -25,21 +25,33 @@ def random_action(
     if timeout_rate and rng.random() < timeout_rate:
         return Action.timeout(seat)
     if legal.draw:
-        counts = BIG_DRAWS if big_draws else DRAWS
-        count = min(rng.choice(counts), legal.max_discard)
-        return Action.draw(seat, tuple(rng.sample(legal.hand, count)))
-    kinds: tuple[ActionKind, ...] = _FOLD_OR_PASS if legal.fold and not legal.check else _PASS
+        return Action.draw(seat, random_discard(rng, legal.hand, legal.max_discard, big_draws))
+    kind, amount = random_bet(rng, legal.fold and not legal.check, legal.min_to, legal.max_to)
+    if kind is ActionKind.BET:
+        return Action.bet(seat, amount)
+    if kind is ActionKind.FOLD:
+        return Action.fold(seat)
+    return Action.check(seat) if legal.check else Action.call(seat)
+
+
+def random_bet(rng: random.Random, may_fold: bool, low: int, high: int) -> tuple[ActionKind, int]:
+    """The betting half of the policy, on plain numbers (the benchmark plays it on
+    PokerKit too): ``may_fold`` when facing a bet; a bet or raise to ``low``-``high``
+    if ``high``. Returns ``FOLD``, ``CALL`` (check or call) or ``BET`` and its amount."""
+    kinds: tuple[ActionKind, ...] = _FOLD_OR_PASS if may_fold else _PASS
     amount = 0
-    if legal.max_to:
-        low, high = legal.min_to, legal.max_to
+    if high:
         amount = rng.choice((low, low, high, rng.randint(low, high)))
         kinds = kinds + _BET
-    kind = rng.choice(kinds)
-    if kind is ActionKind.BET:
-        return Action(seat, kind, amount)
-    if kind is ActionKind.CALL and legal.check:
-        kind = ActionKind.CHECK
-    return Action(seat, kind)
+    return rng.choice(kinds), amount
+
+
+def random_discard(
+    rng: random.Random, hand: Sequence[int], max_discard: int, big_draws: bool = False
+) -> tuple[int, ...]:
+    """The draw half of the policy: a random number of random cards of ``hand``."""
+    count = min(rng.choice(BIG_DRAWS if big_draws else DRAWS), max_discard)
+    return tuple(rng.sample(hand, count))
 
 
 _PASS = (ActionKind.CALL,) * 3  # check or call

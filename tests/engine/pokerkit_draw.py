@@ -2,7 +2,8 @@
 
 PokerKit has no 5-Card Draw high; this class declares one: five hole cards,
 a betting round, a draw (PokerKit burns a card first, and returns every
-discard to its deck), a second betting round, standard high hands.
+discard to its deck), a second betting round, standard high hands. ``burn=False`` draws without the
+burn card (drawpoker's default rules burn none).
 """
 
 from __future__ import annotations
@@ -52,6 +53,8 @@ class FiveCardDraw(Poker):
         first_bet: int,
         second_bet: int,
         fl_max_raises: int = 3,
+        *,
+        burn: bool = True,
     ) -> None:
         fixed = structure == "fixed-limit"
         # PokerKit counts bets and raises per street; before the draw the big
@@ -62,7 +65,7 @@ class FiveCardDraw(Poker):
                 fl_max_raises if fixed else None,
             ),
             Street(
-                True, (), 0, True, Opening.POSITION, second_bet,
+                burn, (), 0, True, Opening.POSITION, second_bet,
                 fl_max_raises + 1 if fixed else None,
             ),
         )  # fmt: skip

@@ -6,7 +6,7 @@ from fractions import Fraction
 
 import pytest
 
-from drawpoker.actions import Action
+from drawpoker.actions import Action, ActionKind
 from drawpoker.cards import format_cards
 from drawpoker.errors import InvalidAction, InvalidCards, InvalidConfig
 from drawpoker.events import EVERYONE, SERVER, CardsReceived, DiscardedCards, HandShown
@@ -107,6 +107,35 @@ def test_rules_are_frozen_and_keyword_only() -> None:
 def test_malformed_actions(build: object, message: str) -> None:
     with pytest.raises(InvalidAction, match=message):
         build()  # type: ignore[operator]
+
+
+@pytest.mark.parametrize(
+    ("build", "message"),
+    [
+        (lambda: Action.fold("1"), "seat must be an integer"),  # type: ignore[arg-type]
+        (lambda: Action.timeout(True), "seat must be an integer"),
+        (lambda: Action.bet(1, 0), "a bet or raise needs the amount"),
+        (lambda: Action.bet(1, -5), "amount must not be negative, got -5"),
+        (lambda: Action.bet(1, 2.5), "amount must be a whole number"),  # type: ignore[arg-type]
+        (lambda: Action.draw(1.0, "As"), "seat must be an integer"),  # type: ignore[arg-type]
+    ],
+)
+def test_malformed_named_actions(build: object, message: str) -> None:
+    """The named constructors take a fast path only for well-formed values."""
+    with pytest.raises(InvalidAction, match=message):
+        build()  # type: ignore[operator]
+
+
+def test_named_actions_equal_the_dataclass_constructor() -> None:
+    assert Action.fold(2) == Action(2, ActionKind.FOLD)
+    assert Action.check(2) == Action(2, ActionKind.CHECK)
+    assert Action.call(2) == Action(2, ActionKind.CALL)
+    assert Action.bet(2, 9) == Action(2, ActionKind.BET, 9)
+    assert Action.stand_pat(2) == Action(2, ActionKind.DRAW)
+    assert Action.timeout(2) == Action(2, ActionKind.TIMEOUT)
+    drawn = Action.draw(2, (51, 0))
+    assert drawn == Action(2, ActionKind.DRAW, 0, (51, 0)) == Action.draw(2, "As 2c")
+    assert [type(c).__name__ for c in drawn.cards] == ["Card", "Card"]
 
 
 def test_draw_of_a_bad_or_repeated_card() -> None:
