@@ -1,7 +1,8 @@
 """Remote bots in a sit & go on a real server (docs/protocol.md, "Tournaments"):
 three guests register over REST, follow the tournament channel to their table,
-play it to the end over the websocket and report places 1-3 and the prizes; the
-prize pool is paid out in full."""
+play it to the end over the websocket (one of them losing its socket on the way)
+and report places 1-3 and the prizes; the prize pool is paid out in full; a
+short balance is a clear error before anything is paid."""
 
 from __future__ import annotations
 
@@ -15,10 +16,7 @@ import pytest
 from drawpoker.bots.remote import RemoteBot, RemoteBotError, TournamentResult
 from server.helpers import Server
 
-pytestmark = [
-    pytest.mark.slow,
-    pytest.mark.skip(reason="until the server runs tournament tables (docs/protocol.md)"),
-]
+pytestmark = pytest.mark.slow
 
 FAST_LEVELS = [[5, 10, 0, 0.05], [10, 20, 0, 0.05], [25, 50, 0, 0.05], [50, 100, 0, 0.05],
                [100, 200, 0, 0.05], [200, 400, 0, 0.05], [500, 1000, 0, 0.05]]  # fmt: skip
@@ -56,9 +54,17 @@ def test_three_remote_bots_play_a_sit_and_go_to_the_end(tmp_path: Path) -> None:
             for bot in bots:
                 await bot.connect()
             try:
-                results = await asyncio.wait_for(
-                    asyncio.gather(*(bot.play_tournament("sng-3") for bot in bots)), 240
-                )
+
+                async def drop_later(bot: RemoteBot) -> None:
+                    while bot.hands < 1:
+                        await asyncio.sleep(0.02)
+                    await bot.drop_connection()  # it reconnects to the channel and table
+
+                plays = [asyncio.create_task(bot.play_tournament("sng-3")) for bot in bots]
+                dropper = asyncio.create_task(drop_later(bots[0]))
+                results = await asyncio.wait_for(asyncio.gather(*plays), 240)
+                await dropper  # every entrant plays the first hand
+                assert bots[0].reconnects == 1
             finally:
                 for bot in bots:
                     await bot.close()
@@ -77,6 +83,7 @@ def test_three_remote_bots_play_a_sit_and_go_to_the_end(tmp_path: Path) -> None:
             assert r.balance_after == r.balance_before - 110 + r.prize
             assert not r.errors.get("decide")
             assert not r.errors.get("illegal_action")
+            assert not r.errors.get("no_view")
 
         async def too_dear() -> None:
             async with RemoteBot(server.url) as bot:
