@@ -73,8 +73,9 @@ UNREGISTER = "sng-unregister"
 PRIZES = "sng-prizes"
 REFUND = "sng-refund"
 KEEP_FINISHED = 20  # finished runs kept in memory for the API
-NOTICES = 100  # the latest tournament notices shown in the detail
+NOTICES = 500  # the latest tournament notices shown in the detail
 TABLES_KEPT_S = 120.0  # a finished run's tables answer this long (clients see the end)
+START_PAUSE_S = 2.0  # between the start (or a resume) and the first hands
 KINDS = {"sit-and-go": Kind.SIT_AND_GO, "scheduled": Kind.SCHEDULED}
 _ID = re.compile(r"[a-z0-9][a-z0-9-]{0,19}")
 
@@ -348,7 +349,7 @@ class Run:
                 actor._events(events)
         self.distribute()
         self._ticker = asyncio.create_task(self._tick(), name=f"tournament-{self.id}")
-        self.poke()
+        self.poke(START_PAUSE_S)  # time for the players to reach their tables
         self.on_change()
 
     def _sync_tables(self) -> None:
@@ -364,11 +365,11 @@ class Run:
             if table_no not in self.tournament.tables and not actor.closed:
                 actor.closed = True
 
-    def poke(self) -> None:
+    def poke(self, pause: float = 0.0) -> None:
         """Tables that may deal start their next hand (after the usual pause)."""
         for actor in self.actors.values():
             if not actor.closed:
-                actor._schedule_next_hand(self.spec.between_hands_s)
+                actor._schedule_next_hand(self.spec.between_hands_s + pause)
 
     async def _tick(self) -> None:
         """The blind clock and the waiting tables, once a second."""
