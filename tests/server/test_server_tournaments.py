@@ -506,3 +506,36 @@ def test_a_person_plays_a_sit_and_go_over_the_websocket(
         store.call(ledger.check_books)
     finally:
         store.close()
+
+
+def test_the_lobby_pushes_tournament_rows(tmp_path: Path, database: str | None) -> None:
+    """Lobby subscribers get the tournament rows (not with the ``cash`` filter) and
+    a changed row when someone registers."""
+    server = start(tmp_path, database, [sng("s3")])
+
+    async def scenario(token: str) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
+        watcher = await Client(server, None, "lobby").connect()
+        cash = await Client(server, None, "cash").connect()
+        try:
+            assert (await watcher.request({"type": "lobby", "kind": "tournament"}))["type"] == "ok"
+            assert (await cash.request({"type": "lobby", "kind": "cash"}))["type"] == "ok"
+            full = await watcher.wait(lambda f: f["type"] == "lobby" and f["full"])
+            r = await asyncio.to_thread(post, server, "/api/tournaments/s3/register", token)
+            assert r.status_code == 200, r.text
+            pushed = await watcher.wait(
+                lambda f: f["type"] == "lobby" and not f["full"] and f["tournaments"]
+            )
+            cash_full = await cash.wait(lambda f: f["type"] == "lobby" and f["full"])
+            return full, pushed, cash_full
+        finally:
+            await watcher.close()
+            await cash.close()
+
+    try:
+        me = server.guest()
+        full, pushed, cash_full = asyncio.run(scenario(me["token"]))
+    finally:
+        server.stop()
+    assert [(r["id"], r["registered"]) for r in full["tournaments"]] == [("s3", 0)]
+    assert [(r["id"], r["registered"]) for r in pushed["tournaments"]] == [("s3", 1)]
+    assert cash_full["tournaments"] == []

@@ -57,7 +57,7 @@ class Room:
         self.tournament_configs = tournaments or []
         self.tournaments: dict[str, TournamentRunner] = {}
         self.tournament_tables: dict[str, TournamentTableActor] = {}
-        self.lobby = Lobby()
+        self.lobby = Lobby(lambda: [r.summary() for r in self.tournaments.values()])
         self.limiter = auth.LoginLimiter()
         self.cancelled: list[dict[str, Any]] = []
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Iterable
+from collections.abc import Callable
 from typing import Any
 
 from drawpoker.server import protocol
@@ -68,19 +68,31 @@ def default_room() -> list[TableConfig]:
 def matches(summary: dict[str, Any], filters: dict[str, str | None]) -> bool:
     for key in ("game", "structure", "kind", "stakes"):
         want = filters.get(key)
-        if want and summary[key] != want:
+        if want and summary.get(key) != want:
             return False
     seats = filters.get("seats")
-    return not (seats and str(summary["seats_total"]) != seats)
+    return not (seats and str(summary.get("seats_total", summary.get("seats_per_table"))) != seats)
+
+
+def tournament_matches(summary: dict[str, Any], filters: dict[str, str | None]) -> bool:
+    """A tournament row against lobby filters: ``kind`` is ``tournament`` or ``cash``."""
+    if filters.get("kind") == "cash":
+        return False
+    return matches(summary, {**filters, "kind": None})
 
 
 class Lobby:
-    def __init__(self) -> None:
+    """The cash tables' rows, and the tournaments' rows from ``tournaments``, to
+    every subscriber: all at once, then the changed ones at most once a second."""
+
+    def __init__(self, tournaments: Callable[[], list[dict[str, Any]]] | None = None) -> None:
+        self.tournament_rows = tournaments or list
         self.actors: dict[str, TableActor] = {}
         self.subscribers: dict[Conn, dict[str, str | None]] = {}
         self._dirty = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self._last: dict[str, dict[str, Any]] = {}
+        self._last_tournaments: dict[str, dict[str, Any]] = {}
 
     def add(self, actor: TableActor) -> None:
         self.actors[actor.id] = actor
@@ -92,9 +104,21 @@ class Lobby:
         rows = [a.summary() for a in self.actors.values()]
         return [r for r in rows if matches(r, filters or {})]
 
+    def tournaments(self, filters: dict[str, str | None] | None = None) -> list[dict[str, Any]]:
+        return [r for r in self.tournament_rows() if tournament_matches(r, filters or {})]
+
     def subscribe(self, conn: Conn, filters: dict[str, str | None]) -> None:
         self.subscribers[conn] = filters
-        conn.send(protocol.frame({"type": "lobby", "tables": self.tables(filters), "full": True}))
+        conn.send(
+            protocol.frame(
+                {
+                    "type": "lobby",
+                    "tables": self.tables(filters),
+                    "tournaments": self.tournaments(filters),
+                    "full": True,
+                }
+            )
+        )
 
     def unsubscribe(self, conn: Conn) -> None:
         self.subscribers.pop(conn, None)
@@ -116,13 +140,20 @@ class Lobby:
             rows = {r["id"]: r for r in self.tables()}
             changed = [r for tid, r in rows.items() if self._last.get(tid) != r]
             self._last = rows
-            if changed:
-                self._broadcast(changed)
+            events = {r["id"]: r for r in self.tournaments()}
+            moved = [r for tid, r in events.items() if self._last_tournaments.get(tid) != r]
+            self._last_tournaments = events
+            if changed or moved:
+                self._broadcast(changed, moved)
             await asyncio.sleep(1.0)
 
-    def _broadcast(self, changed: Iterable[dict[str, Any]]) -> None:
-        rows = list(changed)
+    def _broadcast(self, tables: list[dict[str, Any]], tournaments: list[dict[str, Any]]) -> None:
         for conn, filters in list(self.subscribers.items()):
-            mine = [r for r in rows if matches(r, filters)]
-            if mine:
-                conn.send(protocol.frame({"type": "lobby", "tables": mine, "full": False}))
+            mine = [r for r in tables if matches(r, filters)]
+            events = [r for r in tournaments if tournament_matches(r, filters)]
+            if mine or events:
+                conn.send(
+                    protocol.frame(
+                        {"type": "lobby", "tables": mine, "tournaments": events, "full": False}
+                    )
+                )
