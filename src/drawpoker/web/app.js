@@ -171,10 +171,16 @@ function renderConn() {
 
 /** Watch a tournament's channel (its notices, YourTable, Finished), also across
  * reconnects. ``id``: the configured id or an instance id. */
-async function watchTournament(id) {
-  if (app.tournaments.has(id)) return app.tournaments.get(id);
+async function watchTournament(id, name = null) {
+  if (app.tournaments.has(id)) {
+    const watch = app.tournaments.get(id);
+    if (watch && name) watch.name = name;
+    return watch;
+  }
   app.tournaments.set(id, null);
-  return subscribeTournament(id);
+  const watch = await subscribeTournament(id);
+  if (watch && name) watch.name = name;
+  return watch;
 }
 app.watchTournament = watchTournament;
 
@@ -185,9 +191,14 @@ async function subscribeTournament(id) {
     return null;
   }
   const detail = reply.detail ?? {};
-  app.tournaments.set(id, { instance: detail.tournament ?? id, table: detail.table ?? null });
+  const old = app.tournaments.get(id);
+  app.tournaments.set(id, { instance: detail.tournament ?? id, table: detail.table ?? null, name: old?.name ?? null });
   return app.tournaments.get(id);
 }
+
+/** The tournament tables where this player plays now: [{id, instance, table, name}]. */
+app.myTournamentTables = () => [...app.tournaments].filter(([, w]) => w?.table && !app.finished.has(w.instance))
+  .map(([id, w]) => ({ id, ...w }));
 
 app.unwatchTournament = (id) => {
   if (!app.tournaments.has(id)) return;
@@ -230,6 +241,9 @@ function onYourTable(message) {
 /** ``Finished``: this player's tournament is over (place and prize). */
 function tournamentFinished(e) {
   app.finished.set(e.tournament, e);
+  for (const watch of app.tournaments.values()) {
+    if (watch?.instance === e.tournament) watch.table = null;
+  }
   const view = app.view;
   if (view instanceof TableView && view.table?.tournament?.id === e.tournament && !view.table.finished) {
     view.table.finished = { tournament: e.tournament, places: e.places ?? [], prize: e.prize ?? 0 };

@@ -21,6 +21,7 @@ export class LobbyView {
     this.tournaments = null; // GET /api/tournaments rows
     this.mine = new Map(); // tournament id -> my line in its players (registered)
     this.busy = new Set();
+    this.checked = new Set(); // runs in play asked about on the tournament channel
     this.poller = setInterval(() => {
       if (this.kind === "tournament") this.fetchTournaments();
     }, 3000);
@@ -52,9 +53,27 @@ export class LobbyView {
         }
       }));
     }
+    if (me) {
+      // Am I playing in a run of it? (A sit & go opens its next run when it
+      // starts, so the row may not show mine.) The channel's answer names my table.
+      await Promise.all(rows.map(async (r) => {
+        const running = (r.running ?? []).map((x) => x.instance).join(" ") || (r.status === "running" ? r.instance : "");
+        const key = `${r.id} ${running}`;
+        if (this.checked.has(key)) return;
+        this.checked.add(key);
+        const watch = await this.app.watchTournament(r.id, r.name);
+        if (!watch?.table && !mine.has(r.id)) this.app.unwatchTournament(r.id);
+      }));
+    }
     this.tournaments = rows;
     this.mine = mine;
-    if (this.kind === "tournament") this.renderList();
+    const playing = this.app.myTournamentTables().map((w) => w.table).join(" ");
+    if (playing !== this.playing) {
+      this.playing = playing;
+      this.render(); // "Your tables" lists the tournament tables too
+    } else if (this.kind === "tournament") {
+      this.renderList();
+    }
   }
 
   async register(row, join) {
@@ -93,15 +112,18 @@ export class LobbyView {
       },
     }, t(`lobby.tab.${kind}`));
     const seated = Object.keys(this.app.me?.stacks ?? {});
+    const playing = this.app.me ? this.app.myTournamentTables() : [];
     el.append(...[
       h("h1", { id: "lobby-title", class: "sr-only" }, t("nav.lobby")),
-      seated.length ? h("nav", { class: "my-tables", id: "my-tables", "aria-label": t("lobby.my_tables") },
+      seated.length || playing.length ? h("nav", { class: "my-tables", id: "my-tables", "aria-label": t("lobby.my_tables") },
         h("span", {}, t("lobby.my_tables")),
         seated.map((id) => {
           const row = this.app.lobbyRows.get(id);
           return h("a", { class: "btn small primary", href: `#/table/${encodeURIComponent(id)}` },
             row ? tableName(row) : id, " · ", chips(this.app.me.stacks[id]));
-        })) : null,
+        }),
+        playing.map((w) => h("a", { class: "btn small primary tour-table", href: `#/table/${encodeURIComponent(w.table)}` },
+          w.name ?? w.instance, " · ", t("tour.table_no", { n: w.table.match(/-t(\d+)$/)?.[1] ?? "" })))) : null,
       h("div", { class: "tabs", role: "tablist" }, tab("cash"), tab("tournament")),
       h("div", { class: "filters", role: "group", "aria-label": t("lobby.filters") },
         this.select("game", [["", t("lobby.all")], ["draw", t("game.draw")], ["italian", t("game.italian")]]),
@@ -184,12 +206,13 @@ export class LobbyView {
         h("span", { class: `c-${k || "join"}` }, k ? t(`tour.col.${k}`) : ""))));
     for (const r of rows) {
       const mine = this.mine.get(r.id);
+      const playing = this.app.myTournamentTables().find((w) => w.id === r.id);
       const href = `#/tournament/${encodeURIComponent(r.id)}`;
       const label = (key) => h("span", { class: "label" }, t(`tour.col.${key}`) + " ");
       const busy = this.busy.has(r.id);
       const buttons = h("span", { class: "c-join" });
-      if (mine && r.status === "running" && mine.chips && mine.table_id) {
-        buttons.append(h("a", { class: "btn primary small go", href: `#/table/${encodeURIComponent(mine.table_id)}` },
+      if (playing) {
+        buttons.append(h("a", { class: "btn primary small go", href: `#/table/${encodeURIComponent(playing.table)}` },
           t("tour.go_to_table")));
       } else if (r.status === "registering" && mine) {
         buttons.append(h("button", { class: "btn small danger unregister", disabled: busy,

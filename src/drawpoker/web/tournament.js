@@ -60,7 +60,7 @@ export async function changeRegistration(app, id, join, name = "") {
   }
   if (join) {
     app.toast(data.status === "running" ? t("tour.starting", { name }) : t("tour.registered_ok", { name }));
-    const watch = await app.watchTournament(id);
+    const watch = await app.watchTournament(id, name);
     // A sit & go starts the moment it is full: to the table (YourTable may have
     // been sent before the channel was watched; the subscription names the table).
     if (data.status === "running" && watch?.table && !location.hash.startsWith("#/table/")) {
@@ -87,7 +87,7 @@ export class TournamentView {
     this.ticker = setInterval(() => this.tick(), 1000);
     this.pending = null;
     this.refresh();
-    app.watchTournament(id);
+    app.watchTournament(id).then(() => this.render());
   }
 
   destroy() {
@@ -95,7 +95,8 @@ export class TournamentView {
     clearInterval(this.ticker);
     clearTimeout(this.pending);
     const mine = myEntry(this.data, this.app.me);
-    if (!mine || this.app.finished.has(this.data?.id)) this.app.unwatchTournament(this.id);
+    const playing = this.app.tournaments.get(this.id)?.table;
+    if ((!mine && !playing) || this.app.finished.has(this.data?.id)) this.app.unwatchTournament(this.id);
   }
 
   onOpen() {
@@ -125,11 +126,11 @@ export class TournamentView {
 
   /** My table: from my line in ``players``, else from the channel's YourTable. */
   myTable() {
+    const watch = this.app.tournaments.get(this.id);
+    if (watch?.table && !this.app.finished.has(watch.instance)) return watch.table;
     const mine = myEntry(this.data, this.app.me);
     if (!mine || !mine.chips || this.data.status !== "running") return null;
-    if (mine.table_id) return mine.table_id;
-    const watch = this.app.tournaments.get(this.id);
-    return watch?.table ?? null;
+    return mine.table_id ?? null;
   }
 
   async register(join) {
@@ -200,6 +201,12 @@ export class TournamentView {
     if (table) {
       box.append(h("a", { class: "btn primary", id: "tour-go", href: `#/table/${encodeURIComponent(table)}` },
         t("tour.go_to_table")));
+      // A sit & go opens its next run at the start: mine may not be the one shown.
+      const watch = this.app.tournaments.get(this.id);
+      if (watch?.instance && watch.instance !== d.id) {
+        box.append(h("a", { class: "btn", id: "tour-mine", href: `#/tournament/${encodeURIComponent(watch.instance)}` },
+          t("tour.my_run")));
+      }
     }
     if (d.status === "registering") {
       box.append(mine
@@ -251,8 +258,8 @@ export class TournamentView {
   }
 
   tablesPanel(d) {
-    const tables = d.tables ?? [];
-    if (!tables.length) return null;
+    const tables = (d.tables ?? []).filter((tb) => tb.seats?.length);
+    if (!tables.length || d.status !== "running") return null;
     return panel("tour-tables", t("tour.tables"), tables.map((tb) => h("div", { class: "tour-table", dataset: { table: tb.id } },
       h("h3", {}, t("tour.table_no", { n: tb.id }),
         tb.table_id ? h("a", { class: "btn small", href: `#/table/${encodeURIComponent(tb.table_id)}`,
@@ -282,7 +289,7 @@ export class TournamentView {
     const notices = (d.notices ?? []).slice(-15).reverse();
     if (!notices.length) return null;
     return panel("tour-notices", t("tour.notices"), h("ol", { class: "notices" },
-      notices.map((n) => h("li", {}, noticeText(n)))));
+      notices.map((n) => noticeText(n)).filter(Boolean).map((text) => h("li", {}, text))));
   }
 }
 
@@ -291,6 +298,7 @@ export function noticeText(n) {
   const blinds = blindsText(n);
   switch (n.type) {
     case "TournamentStarted": return t("log.tournament_started");
+    case "RegistrationClosed": return t("log.registration_closed");
     case "LevelStarted": return `${t("tour.level_n", { n: n.level })}: ${blinds}`;
     case "PlayerMoved": return t("log.player_moved", { who: n.name, n: n.to_table });
     case "TableBroken": return t("log.table_broken", { n: n.table_no ?? n.table ?? "" });
@@ -299,7 +307,7 @@ export function noticeText(n) {
       return n.prize ? t("log.eliminated_prize", { who: n.name, places: places(n.places), n: chips(n.prize) })
         : t("log.eliminated", { who: n.name, places: places(n.places) });
     case "TournamentFinished": return t("log.tournament_won", { who: n.name, n: chips(n.prize ?? 0) });
-    default: return n.type;
+    default: return null; // a notice this client does not know
   }
 }
 
