@@ -86,6 +86,7 @@ def test_fifty_bot_clients_play_a_scheduled_tournament(
     for r in results:
         assert list(r.places) == standings[r.bot]["places"]
         assert r.prize == standings[r.bot]["prize"]
+        assert r.balance_after - r.balance_before == r.prize - 22  # credited on busting
     places = [tuple(s["places"]) for s in standings.values()]
     assert sorted(p for group in set(places) for p in group) == list(range(1, PLAYERS + 1))
     assert sum(r.prize for r in results) == PLAYERS * 20
@@ -93,7 +94,7 @@ def test_fifty_bot_clients_play_a_scheduled_tournament(
     store = Store(database_url(database, tmp_path / "data"))
     try:
         assert store.call(ledger.balance, pool(instance)) == 0
-        for r in results:  # prizes are credited when the tournament ends
+        for r in results:
             account = ledger.player(standings[r.bot]["account"])
             assert store.call(ledger.balance, account) == r.balance_before - 22 + r.prize
         store.call(ledger.check_books)

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 from sqlalchemy import select
 
 from drawpoker.server import auth, ledger
@@ -29,6 +30,7 @@ from drawpoker.server.tournaments import (
     REFUND,
     REGISTER,
     UNREGISTER,
+    Run,
     TournamentRunner,
     TournamentSpec,
     pool,
@@ -330,44 +332,44 @@ def test_sit_and_go_of_six_runs_to_the_end(tmp_path: Path, database: str | None)
         store.close()
 
 
-def test_a_failing_payout_cancels_and_refunds(store_url: str) -> None:
-    """If paying a finished tournament fails, the room's rule for a server failure
-    applies: cancelled, every buy-in and fee refunded, a new run open."""
+def test_a_run_that_cannot_start_is_cancelled_and_refunded(
+    store_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """If the tables of a full sit & go cannot open, the room's rule for a server
+    failure applies at once: cancelled, every buy-in and fee refunded, a new run open."""
     store = Store(store_url)
     try:
-        a, b = (store.call(auth.ensure_bot, name) for name in ("bot-a", "bot-b"))
-        # Bots play it out (absent people would only fold their blinds to each other).
-        before = [store.call(ledger.balance, ledger.player(bot.id)) for bot in (a, b)]
-        spec = TournamentSpec.from_dict(
-            sng("f2", max_entries=2, levels=[[50, 100, 0, 1.0]], bot_kinds=["calling-station"])
-        )
-        runner = TournamentRunner(spec, store)
+        a, b = store.call(auth.create_guest), store.call(auth.create_guest)
+        runner = TournamentRunner(TournamentSpec.from_dict(sng("f2", max_entries=2)), store)
 
-        async def broken(run: object) -> None:
-            raise RuntimeError("a bug while paying")
+        async def broken(self: Run, restored: object = None) -> None:
+            raise RuntimeError("a bug while opening the tables")
 
-        runner.pay = broken  # type: ignore[method-assign,assignment]
+        monkeypatch.setattr(Run, "begin", broken)
 
         async def scenario() -> str:
             first = runner.current
             await runner.register(a)
             await runner.register(b)
             assert runner.current is not first
-            deadline = time.monotonic() + 30
-            while first.finished_at is None:
-                assert time.monotonic() < deadline
-                await asyncio.sleep(0.02)
             assert runner.detail(first)["status"] == "cancelled"
             assert runner.summary()["status"] == "registering"
             await runner.stop()
             return first.id
 
         instance = asyncio.run(scenario())
-        assert [store.call(ledger.balance, ledger.player(bot.id)) for bot in (a, b)] == before
+        for account in (a, b):
+            assert store.call(ledger.balance, ledger.player(account.id)) == STARTING_CHIPS
         assert store.call(ledger.balance, pool(instance)) == 0
         assert tx_sums(store, instance)[REFUND] == {
             ledger.player(a.id): 110, ledger.player(b.id): 110, pool(instance): -200, FEES: -20
         }  # fmt: skip
+        saved = store.call(
+            lambda c: c.execute(
+                select(tournaments.c.status).where(tournaments.c.id == instance)
+            ).scalar_one()
+        )
+        assert saved == "cancelled"
         store.call(ledger.check_books)
     finally:
         store.close()

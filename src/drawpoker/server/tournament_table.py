@@ -132,7 +132,8 @@ class TournamentTableActor(BaseTableActor):
         await self._publish_and_settle(events)
 
     async def _record_hand(self) -> None:
-        """One database transaction: the hand's history and the saved tournament."""
+        """One database transaction: the hand's history, the prizes of players who
+        busted in the money, and the saved tournament."""
         hand_events = self.hand_events
         started = next(e for e in hand_events if isinstance(e, HandStarted))
         start = dict(started.stacks)
@@ -141,8 +142,11 @@ class TournamentTableActor(BaseTableActor):
         history = json.dumps([[e.visible_to, protocol.event_dict(e)] for e in hand_events])
         pot = sum(e.amount for e in hand_events if isinstance(e, PotAwarded))
         accounts_in = dict(self.hand_accounts)
-        state = self.run_.state_json()
-        status = self.run_.saved_status()
+        run = self.run_
+        due = run.prizes_due()  # who busted in the money, in this hand or before
+        paid = {**run.paid_entries, **due}
+        state = run.state_json(paid)
+        status = run.saved_status()
 
         def txn(c: Connection) -> None:
             c.execute(
@@ -157,9 +161,11 @@ class TournamentTableActor(BaseTableActor):
                     for s, a in accounts_in.items()
                 ],
             )
-            self.run_.save(c, state, status)
+            run.credit(c, due)
+            run.save(c, state, status)
 
-        await self.run_.store.run(txn)
+        await run.store.run(txn)
+        run.paid_entries = paid
         for s in self.seats.values():
             s.pre = s.pre_draw = None
             s.time_bank = min(self.run_.spec.time_bank_s, s.time_bank + 2.0)

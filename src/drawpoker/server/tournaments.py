@@ -12,17 +12,18 @@ private ``Moved``, ``YourTable`` and ``Finished`` for the player concerned.
 
 Money (ledger accounts, see ``ledger.py``): registering moves ``buy_in + fee``
 from ``player:<id>`` to ``pool:<instance>`` (the buy-in) and ``house:fees`` (the
-fee) in one transaction; unregistering before the start reverses it; the end
-moves the whole prize pool to the winners' balances in one transaction, so the
-pool account ends at exactly 0. Tournament chips are not ledger chips: they
+fee) in one transaction; unregistering before the start reverses it; a prize
+moves from the pool to the player's balance in the transaction that records the
+hand they busted in, the winner's at the end, so the pool ends at exactly 0. Tournament chips are not ledger chips: they
 live in the ``Tournament``, saved (``tournaments`` table) in the transaction of
 each registration and of each finished hand.
 
 On start-up a run left by a stopped or crashed server resumes: a registering
 one keeps its entrants; a running one continues from its last finished hand
 (a hand in play is cancelled, every chip back to its seat); a finished one not
-yet paid is paid. A pool whose run cannot be restored is refunded: every
-registration and fee booked to it, exactly as it was paid.
+yet paid is paid (a failed payout waits for that). A pool whose run cannot be
+restored, or a run whose tables cannot open, is refunded: every registration and
+fee booked to it, exactly as it was paid.
 """
 
 from __future__ import annotations
@@ -232,7 +233,7 @@ class Run:
         self.notices_sent = tournament.next_notice_seq - 1
         self.created_at = time.time()
         self.finished_at: float | None = None
-        self.paid: dict[int, int] = {}  # account id -> prize credited
+        self.paid_entries: dict[int, int] = {}  # entry id -> prize credited
         self.cancelled = False  # too few entries, or a failure: buy-ins and fees refunded
         self._ticker: asyncio.Task[None] | None = None
         self._ending = False
@@ -324,9 +325,51 @@ class Run:
 
     # ------------------------------------------------------------ saving
 
-    def state_json(self) -> str:
+    def state_json(self, paid: Mapping[int, int] | None = None) -> str:
         accounts = {key: [a.id, a.name, a.kind] for key, a in self.accounts.items()}
-        return json.dumps({"tournament": self.tournament.to_dict(), "accounts": accounts})
+        credited = self.paid_entries if paid is None else paid
+        return json.dumps(
+            {
+                "tournament": self.tournament.to_dict(),
+                "accounts": accounts,
+                "paid": {str(e): prize for e, prize in credited.items()},
+            }
+        )
+
+    @property
+    def paid(self) -> dict[int, int]:
+        """Prizes credited so far, by account id."""
+        out: dict[int, int] = {}
+        for entry_id, prize in self.paid_entries.items():
+            account = self.accounts[self.tournament.entries[entry_id].player]
+            out[account.id] = out.get(account.id, 0) + prize
+        return out
+
+    def prizes_due(self) -> dict[int, int]:
+        """Prizes of placed entries not credited yet: entry id -> prize."""
+        return {
+            e.entry_id: e.prize
+            for e in self.tournament.entries.values()
+            if e.prize and e.entry_id not in self.paid_entries
+        }
+
+    def credit(self, c: Connection, due: Mapping[int, int]) -> None:
+        """Credit ``due`` (entry id -> prize) from the pool, in the caller's transaction."""
+        if not due:
+            return
+        t = self.tournament
+        by_account: dict[int, int] = {}
+        places: dict[str, list[int]] = {}
+        for entry_id, prize in due.items():
+            entry = t.entries[entry_id]
+            account = self.accounts[entry.player].id
+            by_account[account] = by_account.get(account, 0) + prize
+            places[str(account)] = list(entry.places)
+        entries = [(pool(self.id), -sum(due.values()))]
+        entries += [(ledger.player(a), prize) for a, prize in by_account.items()]
+        ledger.post(
+            c, PRIZES, entries, ref=self.id, memo={"places": places}, no_overdraft=(pool(self.id),)
+        )
 
     def saved_status(self) -> str:
         return "cancelled" if self.cancelled else str(self.tournament.status)
@@ -401,8 +444,10 @@ class Run:
         except asyncio.CancelledError:
             raise
         except Exception:
-            log.exception("tournament %s could not pay; cancelled and refunded", self.id)
-            await self.cancel("server error")
+            log.exception(
+                "tournament %s: the payout failed; it is retried at the next start", self.id
+            )
+            return
         self.finished_at = time.time()
         if self._ticker is not None:
             self._ticker.cancel()
@@ -619,6 +664,7 @@ class TournamentRunner:
                 for key, (a, name, kind) in data["accounts"].items()
             }
             run = Run(self, instance_id, t, accounts)
+            run.paid_entries = {int(e): int(p) for e, p in data.get("paid", {}).items()}
             restored.append(instance_id)
             if t.status is Status.REGISTERING:
                 if self.spec.scheduled:
@@ -729,9 +775,17 @@ class TournamentRunner:
             return {"tournament": run.id, "registered": len(trial.entries), "refund": refund}
 
     async def _begin(self, run: Run) -> None:
-        """The run starts: its tables open; a new run opens for registration."""
+        """The run starts: its tables open; a new run opens for registration. If the
+        tables cannot open, the run is cancelled: every buy-in and fee refunded."""
         self.running[run.id] = run
-        await run.begin()
+        try:
+            await run.begin()
+        except Exception:
+            log.exception("tournament %s could not start; cancelled and refunded", run.id)
+            await run.close()
+            await run.cancel("server error")
+            run.finished_at = time.time()
+            self.retire(run)
         if self.spec.repeat and not self._stopping:
             self.current = self._new_run()
         self.on_change()
@@ -798,41 +852,27 @@ class TournamentRunner:
     # ------------------------------------------------------------ the end
 
     async def pay(self, run: Run) -> None:
-        """The whole prize pool to the winners' balances, in one transaction with the
-        saved run (status ``paid``)."""
+        """Credit the prizes not credited yet (each finisher's was, in the record of
+        the hand they busted in) and save the run as ``paid``: the pool ends at 0."""
         t = run.tournament
-        prizes: dict[int, int] = {}
-        for entry in t.entries.values():
-            if entry.prize:
-                account = run.accounts[entry.player]
-                prizes[account.id] = prizes.get(account.id, 0) + entry.prize
-        if sum(prizes.values()) != t.prize_pool:
+        total = sum(e.prize for e in t.entries.values())
+        if total != t.prize_pool:
             raise ledger.LedgerError(
-                f"{run.id}: prizes {sum(prizes.values())} differ from the pool {t.prize_pool}"
+                f"{run.id}: prizes {total} differ from the pool {t.prize_pool}"
             )
-        account_pool = pool(run.id)
-        places = {run.accounts[e.player].id: list(e.places) for e in t.entries.values() if e.places}
-        state = run.state_json()
+        due = run.prizes_due()
+        paid = {**run.paid_entries, **due}
+        state = run.state_json(paid)
 
         def txn(c: Connection) -> None:
-            held = ledger.balance(c, account_pool)
-            if held != t.prize_pool:
-                raise ledger.LedgerError(f"{account_pool} holds {held}, the pool is {t.prize_pool}")
+            run.credit(c, due)
+            held = ledger.balance(c, pool(run.id))
             if held:
-                entries = [(account_pool, -held)]
-                entries += [(ledger.player(a), prize) for a, prize in prizes.items()]
-                ledger.post(
-                    c,
-                    PRIZES,
-                    entries,
-                    ref=run.id,
-                    memo={"places": {str(a): p for a, p in places.items()}},
-                    no_overdraft=(account_pool,),
-                )
+                raise ledger.LedgerError(f"{pool(run.id)} holds {held} after the prizes")
             run.save(c, state, "paid")
 
         await self.store.run(txn)
-        run.paid = prizes
+        run.paid_entries = paid
 
     def retire(self, run: Run) -> None:
         self.running.pop(run.id, None)
