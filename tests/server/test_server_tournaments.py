@@ -24,6 +24,7 @@ from drawpoker.server.store import (
     ledger_tx,
     tournaments,
 )
+from drawpoker.server.tournament_spec import TournamentSpec
 from drawpoker.server.tournaments import (
     FEES,
     PRIZES,
@@ -32,7 +33,6 @@ from drawpoker.server.tournaments import (
     UNREGISTER,
     Run,
     TournamentRunner,
-    TournamentSpec,
     pool,
 )
 

@@ -56,7 +56,7 @@ def run(args: argparse.Namespace) -> int:
     from drawpoker.server.store import Store, database_url
 
     logging.basicConfig(level=args.log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
-    from drawpoker.server.tournaments import load_tournaments
+    from drawpoker.server.tournament_spec import load_tournaments
 
     configs = load_room(args.room)
     for config in configs:

@@ -32,8 +32,9 @@ from drawpoker.server.actor import TableActor, TableConfig, TableError, cancel_u
 from drawpoker.server.auth import Account, AuthError
 from drawpoker.server.lobby import Lobby
 from drawpoker.server.store import Store, hand_players, hands
+from drawpoker.server.tournament_spec import TournamentSpec
 from drawpoker.server.tournament_table import TournamentTableActor
-from drawpoker.server.tournaments import TournamentRunner, TournamentSpec, refund_abandoned
+from drawpoker.server.tournaments import TournamentRunner, refund_abandoned
 
 log = logging.getLogger("drawpoker.server")
 COOKIE = "dp_session"

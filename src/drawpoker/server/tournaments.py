@@ -14,9 +14,10 @@ Money (ledger accounts, see ``ledger.py``): registering moves ``buy_in + fee``
 from ``player:<id>`` to ``pool:<instance>`` (the buy-in) and ``house:fees`` (the
 fee) in one transaction; unregistering before the start reverses it; a prize
 moves from the pool to the player's balance in the transaction that records the
-hand they busted in, the winner's at the end, so the pool ends at exactly 0. Tournament chips are not ledger chips: they
-live in the ``Tournament``, saved (``tournaments`` table) in the transaction of
-each registration and of each finished hand.
+hand they busted in, the winner's at the end, so the pool ends at exactly 0.
+Tournament chips are not ledger chips: they live in the ``Tournament``, saved
+(``tournaments`` table) in the transaction of each registration and of each
+finished hand.
 
 On start-up a run left by a stopped or crashed server resumes: a registering
 one keeps its entrants; a running one continues from its last finished hand
@@ -32,17 +33,13 @@ import asyncio
 import contextlib
 import json
 import logging
-import re
 import secrets
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from sqlalchemy import Connection, select
 
-from drawpoker.errors import InvalidConfig
 from drawpoker.events import Event
 from drawpoker.room.errors import RoomError, TournamentError
 from drawpoker.room.events import (
@@ -51,9 +48,9 @@ from drawpoker.room.events import (
     TournamentFinished,
     TournamentStarted,
 )
-from drawpoker.room.structure import Level, rules_for, standard_levels
-from drawpoker.room.tournament import Kind, Status, Tournament, TournamentConfig
-from drawpoker.rules import Rules, Structure
+from drawpoker.room.structure import Level, rules_for
+from drawpoker.room.tournament import Status, Tournament
+from drawpoker.rules import Rules
 from drawpoker.server import ledger, protocol
 from drawpoker.server.actor_base import Conn, SeatState, make_policy
 from drawpoker.server.auth import Account, ensure_bot
@@ -64,6 +61,7 @@ from drawpoker.server.store import (
     ledger_tx,
     tournaments,
 )
+from drawpoker.server.tournament_spec import TournamentSpec
 from drawpoker.server.tournament_table import TournamentTableActor, table_id
 
 log = logging.getLogger("drawpoker.server.tournaments")
@@ -77,8 +75,6 @@ KEEP_FINISHED = 20  # finished runs kept in memory for the API
 NOTICES = 500  # the latest tournament notices shown in the detail
 TABLES_KEPT_S = 120.0  # a finished run's tables answer this long (clients see the end)
 START_PAUSE_S = 2.0  # between the start (or a resume) and the first hands
-KINDS = {"sit-and-go": Kind.SIT_AND_GO, "scheduled": Kind.SCHEDULED}
-_ID = re.compile(r"[a-z0-9][a-z0-9-]{0,19}")
 
 
 def pool(instance: str) -> str:
@@ -92,122 +88,6 @@ class TournamentRefused(RoomError, ValueError):
     def __init__(self, status: int, message: str) -> None:
         super().__init__(message)
         self.status = status
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class TournamentSpec:
-    """A tournament the room runs, again and again with ``repeat``."""
-
-    id: str  # 1-20 characters: a-z, 0-9, "-"
-    name: str
-    kind: str = "sit-and-go"  # or "scheduled"
-    structure: str = "no-limit"
-    buy_in: int = 100
-    fee: int = 10
-    starting_stack: int = 1500
-    max_entries: int = 6
-    min_entries: int = 2  # scheduled: cancelled and refunded with fewer at the start time
-    seats_per_table: int = 6
-    level_minutes: float = 5.0
-    levels: tuple[tuple[int, int, int, float], ...] = ()  # (sb, bb, ante, minutes); () = standard
-    start_every_minutes: float = 60.0  # scheduled: a new run starts this often
-    first_start_s: float = 600.0  # scheduled: the first run starts this long after the server
-    bots: int = 0  # bot entrants the server registers (at most max_entries)
-    bot_kinds: tuple[str, ...] = ("tag", "calling-station", "random")
-    bot_register_s: float = 5.0  # one bot registers every this many seconds
-    bot_think_s: float = 0.0  # the longest pause before a bot acts
-    between_hands_s: float = 1.0
-    action_time_s: float = 15.0  # a connected player's clock ...
-    time_bank_s: float = 30.0  # ... and time bank (2 s back after each hand)
-    repeat: bool = True  # a new run opens when one starts
-
-    def __post_init__(self) -> None:
-        if not isinstance(self.id, str) or not _ID.fullmatch(self.id):
-            raise InvalidConfig(f"tournament id {self.id!r}: 1-20 characters a-z, 0-9, '-'")
-        if self.kind not in KINDS:
-            raise InvalidConfig(f"tournament {self.id}: kind is one of {', '.join(KINDS)}")
-        if not 0 <= self.bots <= self.max_entries:
-            raise InvalidConfig(f"tournament {self.id}: bots must be 0-{self.max_entries}")
-        for name in ("start_every_minutes", "bot_register_s", "action_time_s"):
-            if not getattr(self, name) > 0:
-                raise InvalidConfig(f"tournament {self.id}: {name} must be above 0")
-        for name in ("first_start_s", "bot_think_s", "between_hands_s", "time_bank_s"):
-            if not getattr(self, name) >= 0:
-                raise InvalidConfig(f"tournament {self.id}: {name} must be 0 or more")
-        self.tournament_config()  # fail now on a bad structure
-
-    @property
-    def scheduled(self) -> bool:
-        return self.kind == "scheduled"
-
-    def tournament_config(self, start_at: float = 0.0) -> TournamentConfig:
-        levels = (
-            tuple(Level(sb, bb, ante, minutes) for sb, bb, ante, minutes in self.levels)
-            if self.levels
-            else standard_levels(self.level_minutes)
-        )
-        try:
-            return TournamentConfig(
-                kind=KINDS[self.kind],
-                structure=Structure(self.structure),
-                buy_in=self.buy_in,
-                fee=self.fee,
-                starting_stack=self.starting_stack,
-                levels=levels,
-                seats_per_table=self.seats_per_table,
-                max_entries=self.max_entries,
-                min_entries=self.min_entries,
-                start_at=start_at,
-            )
-        except ValueError as error:
-            raise InvalidConfig(f"tournament {self.id}: {error}") from None
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> TournamentSpec:
-        args = dict(data)
-        if "levels" in args:
-            args["levels"] = tuple(tuple(level) for level in args["levels"])
-        if "bot_kinds" in args:
-            args["bot_kinds"] = tuple(args["bot_kinds"])
-        return cls(**args)
-
-
-def default_tournaments() -> list[TournamentSpec]:
-    """The default room: a 6-player sit & go that bots fill one by one, and a
-    scheduled multi-table tournament every 30 minutes that bots register for."""
-    return [
-        TournamentSpec(
-            id="sng-6",
-            name="Sit & Go 6 No Limit 100+10",
-            buy_in=100,
-            fee=10,
-            starting_stack=1500,
-            max_entries=6,
-            seats_per_table=6,
-            level_minutes=3.0,
-            bots=6,
-            bot_register_s=20.0,
-            bot_think_s=1.0,
-            between_hands_s=2.0,
-        ),
-        TournamentSpec(
-            id="mtt-30",
-            name="Half-hourly No Limit 50+5",
-            kind="scheduled",
-            buy_in=50,
-            fee=5,
-            starting_stack=2000,
-            max_entries=60,
-            seats_per_table=6,
-            level_minutes=4.0,
-            start_every_minutes=30.0,
-            first_start_s=600.0,
-            bots=18,
-            bot_register_s=20.0,
-            bot_think_s=1.0,
-            between_hands_s=2.0,
-        ),
-    ]
 
 
 class Run:
@@ -1063,18 +943,6 @@ def refund_instance(conn: Connection, instance: str, reason: str) -> None:
     entries = [(acct, -amount) for acct, amount in net.items() if amount]
     if entries:
         ledger.post(conn, REFUND, entries, ref=instance, memo={"rule": reason})
-
-
-def load_tournaments(path: Path | None) -> list[TournamentSpec]:
-    """The tournaments of a room file (its ``"tournaments"`` key, default none);
-    without a room file, the default room's."""
-    if path is None:
-        return default_tournaments()
-    try:
-        data = json.loads(path.read_text())
-        return [TournamentSpec.from_dict(t) for t in data.get("tournaments", [])]
-    except (OSError, ValueError, KeyError, TypeError) as error:
-        raise InvalidConfig(f"room file {path}: tournaments: {error}") from None
 
 
 def _status(t: Tournament) -> Status:
