@@ -541,3 +541,74 @@ def test_the_lobby_pushes_tournament_rows(tmp_path: Path, database: str | None) 
     assert [(r["id"], r["registered"]) for r in full["tournaments"]] == [("s3", 0)]
     assert [(r["id"], r["registered"]) for r in pushed["tournaments"]] == [("s3", 1)]
     assert cash_full["tournaments"] == []
+
+
+def test_a_player_who_drops_is_blinded_off_and_comes_back(
+    tmp_path: Path, database: str | None
+) -> None:
+    """A player's websocket closes mid-tournament: the server checks or folds for them
+    (their seat and stack stay); reconnecting, they get a snapshot with their seat,
+    the level and the next blinds, and play on."""
+    config = sng(
+        "back", max_entries=3, bots=2, bot_register_s=0.05, starting_stack=2000,
+        levels=[[5, 10, 0, 1.0], [10, 20, 0, 1.0]], between_hands_s=0.05, action_time_s=5.0,
+    )  # fmt: skip
+    server = start(tmp_path, database, [config])
+
+    async def scenario(token: str) -> tuple[str, int, list[dict[str, Any]], dict[str, Any]]:
+        first = await Client(server, token, "first").connect()
+        answer = await first.request({"type": "subscribe", "table": "back"})
+        instance = answer["detail"]["tournament"]
+        r = await asyncio.to_thread(post, server, "/api/tournaments/back/register", token)
+        assert r.status_code == 200, r.text
+        seated = await first.wait(
+            lambda f: f["type"] == "event" and f["event"]["type"] == "YourTable", 30
+        )
+        table, seat = seated["event"]["table"], seated["event"]["seat"]
+        await first.request({"type": "subscribe", "table": table})
+        await first.close()  # gone: the server plays for this seat
+        watcher = await Client(server, None, "watcher").connect()
+        await watcher.request({"type": "subscribe", "table": table})
+        await watcher.wait(
+            lambda f: (
+                f["type"] == "event"
+                and f["event"]["type"] == "TimedOut"
+                and f["event"]["seat"] == seat
+            ),
+            30,
+        )
+        away = watcher.events(table)
+        await watcher.close()
+        again = await Client(server, token, "again").connect()
+        await again.request({"type": "subscribe", "table": table})
+        snapshot = await again.wait(lambda f: f["type"] == "snapshot")
+        legal = await again.wait(
+            lambda f: f["type"] == "event" and f["event"]["type"] == "Legal", 30
+        )
+        event = legal["event"]
+        move = {"type": "draw", "discard": []} if event["legal"]["draw"] else {
+            "type": "act", "action": "check" if event["legal"]["check"] else "call"
+        }  # fmt: skip
+        reply = await again.request(
+            {"table": table, "hand_id": event["hand_id"], "action_id": "back-1", **move}
+        )
+        assert reply["type"] == "ok", reply
+        await again.close()
+        return instance, seat, away, snapshot["state"]
+
+    try:
+        me = server.guest()
+        instance, seat, away, state = asyncio.run(scenario(me["token"]))
+    finally:
+        server.stop()
+    timed_out = [e for e in away if e["type"] == "TimedOut"]
+    assert timed_out
+    assert all(e["seat"] == seat for e in timed_out)  # the bots act for themselves
+    assert state["you"] == seat
+    assert any(s["seat"] == seat and s["name"] == me["name"] for s in state["seats"])
+    tournament = state["tournament"]
+    assert tournament["id"] == instance
+    assert tournament["table_no"] == 1
+    assert tournament["level"]["big_blind"] in (10, 20)
+    assert tournament["players_left"] == 3
+    assert state["min_buy_in"] is None
