@@ -461,6 +461,9 @@ def test_a_person_plays_a_sit_and_go_over_the_websocket(
         verified = httpx.get(
             server.url + f"/api/hands/{last['id']}/verify", cookies=cookies, timeout=10
         ).json()
+        phh_text = httpx.get(
+            server.url + f"/api/hands/{last['id']}/phh", cookies=cookies, timeout=10
+        ).text
     finally:
         server.stop()
     assert detail["status"] == "finished"
@@ -481,6 +484,7 @@ def test_a_person_plays_a_sit_and_go_over_the_websocket(
     assert header.startswith(f"PokerStars Hand #{last['id']}: Tournament #{instance}, 100+10 ")
     assert " - Level " in header
     assert verified["ok"] is True, verified
+    assert f"_tournament = {{id = '{instance}', buy_in = '100', fee = '10', level = " in phh_text
     assert tables == [f"{instance}-t1"]  # one table: nobody moves
     kinds = {e["type"] for e in events}
     assert {"HandStarted", "CardsReceived", "Turn", "Legal", "HandEnded", "LevelStarted"} <= kinds
