@@ -113,6 +113,15 @@ def sit_and_go(tournament_id: str, **extra: Any) -> dict[str, Any]:
 TOURNAMENTS = [
     # Nobody else registers: a test registers and unregisters.
     sit_and_go("sng-lobby", name="Test lobby sit & go"),
+    # Scheduled in an hour: the lobby shows the start time and a countdown.
+    sit_and_go(
+        "mtt-later",
+        name="Test scheduled",
+        kind="scheduled",
+        max_entries=18,
+        first_start_s=3600.0,
+        start_every_minutes=60.0,
+    ),
     # Dearer than any guest's balance: the server refuses the registration.
     sit_and_go("sng-dear", name="Test high roller", buy_in=1_000_000, fee=0),
     # Three entries, two quick bots: the browser player fills it and plays it out.

@@ -47,6 +47,10 @@ def test_tournaments_tab_lists_registers_and_unregisters(open_page: Any) -> None
     assert "5-minute levels" in text
     assert registered(row) == 0
     assert row.locator(".c-prize_pool").inner_text().endswith("0")
+    later = page.locator('.trow[data-tournament="mtt-later"]').inner_text()
+    assert "Scheduled" in later, later
+    assert re.search(r"\d\d:\d\d( [AP]M)? · in (59|60):\d\d", later), later  # local time, countdown
+    assert "0/18" in later
     before = balance(page)
     screenshot(page, "tournaments-desktop")
 
@@ -168,7 +172,20 @@ def test_tournament_table_renders_level_blinds_and_the_finish(open_page: Any) ->
           back: view.el.querySelector("#finished-back")?.getAttribute("href") };
         const width = document.documentElement.scrollWidth;
         view.destroy();
-        return { first, second, third, width };
+        // Moved: the message for the next table, and the switch to it.
+        const moving = new TableView(app, "sng-lobby-abc-t2");
+        moving.onMessage({ type: "snapshot", table: "sng-lobby-abc-t2", v: 1, state: {
+          table: "sng-lobby-abc-t2", name: "t2", epoch: "e", rules: "No Limit 10/20", max_seats: 6,
+          min_buy_in: 0, max_buy_in: 0, button: 1, carried_pot: 0, you: 2, pre_action: null,
+          seats: [seat(2, "ann")], hand: null,
+          tournament: { id: "sng-lobby", name: "T", table_no: 2,
+            level: { level: 1, small_blind: 10, big_blind: 20, ante: 0, minutes: 5 },
+            next_level: null, next_in_s: null, players_left: 9, entries: 9 } } });
+        moving.onMessage({ type: "event", table: "sng-lobby-abc-t2", v: 2,
+          event: { type: "Moved", table: "sng-lobby-abc-t1", table_no: 1, seat: 4 } });
+        const moved = { flash: app.flash, hash: location.hash };
+        moving.destroy();
+        return { first, second, third, width, moved };
     }"""
     )
     first, second, third = result["first"], result["second"], result["third"]
@@ -187,6 +204,8 @@ def test_tournament_table_renders_level_blinds_and_the_finish(open_page: Any) ->
     assert third["prize"] == "Prize: 90"
     assert third["back"] == "#/tournament/sng-lobby-abc"
     assert result["width"] <= PHONE["width"]
+    assert result["moved"]["flash"] == {"key": "tour.moved", "params": {"n": 1}}
+    assert result["moved"]["hash"] == "#/table/sng-lobby-abc-t1"
 
 
 def tournament_tables_served(server: Any) -> bool:

@@ -15,6 +15,7 @@ const app = {
   view: null,
   status: "connecting",
   lobbyRows: new Map(),
+  tournamentRows: new Map(), // the lobby's pushed tournament rows, by id
   lobbyListeners: new Set(),
   tournaments: new Map(), // tournament channels watched: id asked -> instance (or null)
   finished: new Map(), // instance -> the private Finished entry
@@ -263,7 +264,9 @@ function onMessage(message) {
   }
   if (message.type === "lobby") {
     if (message.full) app.lobbyRows.clear();
-    for (const row of message.tables) app.lobbyRows.set(row.id, row);
+    for (const row of message.tables ?? []) app.lobbyRows.set(row.id, row);
+    if (message.full && message.tournaments) app.tournamentRows.clear();
+    for (const row of message.tournaments ?? []) app.tournamentRows.set(row.id, row);
     for (const listener of app.lobbyListeners) listener();
   }
   app.view?.onMessage?.(message);

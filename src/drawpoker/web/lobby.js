@@ -16,9 +16,13 @@ export class LobbyView {
     const saved = JSON.parse(sessionStorage.getItem("dp.lobby") || "{}");
     this.kind = saved.kind || "cash";
     this.filters = { game: "", structure: "", stakes: "", seats: "", ...saved.filters };
-    this.listener = () => this.renderList();
+    this.listener = () => {
+      if (this.app.tournamentRows.size) this.tournaments = [...this.app.tournamentRows.values()];
+      this.renderList();
+    };
     app.lobbyListeners.add(this.listener);
-    this.tournaments = null; // GET /api/tournaments rows
+    // GET /api/tournaments rows, also pushed with the lobby's websocket messages
+    this.tournaments = app.tournamentRows.size ? [...app.tournamentRows.values()] : null;
     this.mine = new Map(); // tournament id -> my line in its players (registered)
     this.busy = new Set();
     this.checked = new Set(); // runs in play asked about on the tournament channel
