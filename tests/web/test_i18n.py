@@ -112,3 +112,17 @@ def test_every_error_code_the_server_documents_is_translated() -> None:
     }
     missing = sorted(c for c in codes - parse_errors if f"error.{c}" not in english)
     assert not missing, missing
+
+
+def test_tournament_keys_built_from_server_values_exist() -> None:
+    """Keys the tournament views build from the protocol's values (docs/protocol.md)."""
+    english = load("en")
+    for status in ("registering", "running", "paying", "finished", "cancelled"):
+        assert f"tour.status.{status}" in english
+    for kind in ("sit-and-go", "scheduled"):
+        assert f"tour.kind.{kind}" in english
+    for column in ("name", "buy_in", "chips", "players", "starts", "prize_pool", "status"):
+        assert f"tour.col.{column}" in english  # the Tournaments tab's columns
+    for form in ("one", "two", "few", "many", "other"):  # Intl.PluralRules ordinal forms
+        for code in LANGUAGES:
+            assert "{n}" in load(code)[f"ord.{form}"]

@@ -33,6 +33,11 @@ def wait_balance(page: Any, want: int) -> None:
     )
 
 
+NAMELESS = """[...document.querySelectorAll('button, a, input, select')]
+    .filter(el => !(el.getAttribute('aria-label') || el.textContent.trim() || el.closest('label')))
+    .map(el => el.outerHTML.slice(0, 80))"""
+
+
 def test_tournaments_tab_lists_registers_and_unregisters(open_page: Any) -> None:
     page = open_page(DESKTOP)
     page.click("#guest-btn")
@@ -52,6 +57,9 @@ def test_tournaments_tab_lists_registers_and_unregisters(open_page: Any) -> None
     assert re.search(r"\d\d:\d\d( [AP]M)? · in (59|60):\d\d", later), later  # local time, countdown
     assert "0/18" in later
     before = balance(page)
+    assert not page.evaluate(NAMELESS)
+    label = row.locator(".register").get_attribute("aria-label")
+    assert label == "Register for Test lobby sit & go"
     screenshot(page, "tournaments-desktop")
 
     row.locator(".register").click()
@@ -81,6 +89,7 @@ def test_tournaments_tab_lists_registers_and_unregisters(open_page: Any) -> None
     assert page.locator("#tour-levels tbody tr").count() == 12
     assert page.locator("#tour-you-registered").count() == 1
     assert page.locator("#tour-go").count() == 0
+    assert not page.evaluate(NAMELESS)
     screenshot(page, "tournament-lobby-desktop")
     page.click("#tour-unregister")
     page.wait_for_selector("#tour-register")
@@ -289,3 +298,11 @@ def test_sit_and_go_from_registration_to_the_finishing_place(open_page: Any, ser
     wait_balance(page, before - 110 + won)
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= PHONE["width"], width
+    assert not page.evaluate(NAMELESS)
+    # The tournament's hands are in My hands, and replay.
+    page.locator("#nav-history").tap()
+    page.wait_for_selector("#hand-list .h-tour:has-text('Tournament sng-play-')")
+    page.locator("#hand-list .hand-link").first.tap()
+    page.wait_for_selector("#replay-step")
+    page.locator("#replay-end").tap()
+    assert page.locator(".replay-felt .seat:not(.empty)").count() >= 2

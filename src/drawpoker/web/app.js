@@ -3,7 +3,7 @@
 
 import { api, Socket } from "./net.js";
 import { h, clear, chips } from "./dom.js";
-import { LANGUAGES, errorText, loadLanguage, language, t } from "./i18n.js";
+import { LANGUAGES, errorText, loadLanguage, language, places, t } from "./i18n.js";
 import { LobbyView } from "./lobby.js";
 import { TableView } from "./table.js";
 import { TournamentView } from "./tournament.js";
@@ -251,6 +251,10 @@ function tournamentFinished(e) {
     view.render();
   }
   if (view instanceof TournamentView) view.refresh();
+  if (!(view instanceof TableView && view.table?.tournament?.id === e.tournament)) {
+    const place = e.places?.[0] === 1 ? t("tour.you_won") : t("tour.you_finished", { place: places(e.places) });
+    toast(`${place} ${e.prize ? t("tour.your_prize", { n: chips(e.prize) }) : ""}`.trim());
+  }
   refreshMe();
 }
 app.tournamentFinished = tournamentFinished;

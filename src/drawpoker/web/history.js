@@ -48,7 +48,8 @@ export class HistoryView {
       const when = new Date(hand.started_at * 1000).toLocaleString(document.documentElement.lang);
       list.append(h("li", {},
         h("a", { href: `#/hand/${encodeURIComponent(hand.id)}`, class: "hand-link" },
-          h("span", { class: "h-id" }, hand.id),
+          h("span", { class: "h-id" }, hand.id,
+            hand.tournament ? h("span", { class: "h-tour" }, t("history.tournament", { id: hand.tournament })) : null),
           h("span", { class: "h-when" }, when),
           h("span", { class: "h-pot" }, t("history.pot", { n: chips(hand.pot) })),
           h("span", { class: `h-net ${hand.net > 0 ? "up" : hand.net < 0 ? "down" : ""}` },
