@@ -35,6 +35,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "--hands", type=int, default=20, help="cash: hands each bot plays (0: until Ctrl-C)"
     )
     parser.add_argument("--buy-in", type=int, default=None, help="cash: default the maximum")
+    parser.add_argument(
+        "--idle", type=float, default=60.0, help="cash: leave after this many seconds with no hand"
+    )
     parser.add_argument("--name", default=None, help="log in to this account (one bot)")
     parser.add_argument("--password", default=None)
     parser.add_argument("--seed", default="", help="seeds the bots' randomness")

@@ -415,9 +415,6 @@ class RemoteBot:
             if response.status_code != 409 or "already registered" not in _error_text(response):
                 instance = str(_json_or_error(response, "register").get("tournament", instance))
             self._say(f"{self.name} registers for {instance}")
-            before_buy_in = before
-        else:
-            before_buy_in = before
         ts = _Tournament(instance)
         self._channels[instance] = ts
         start = self.hands
@@ -443,7 +440,7 @@ class RemoteBot:
             prize=ts.prize,
             hands=hands,
             tables=list(ts.tables),
-            balance_before=before_buy_in,
+            balance_before=before,
             balance_after=await self.balance(),
             errors=dict(self.errors),
         )
