@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import json
 import time
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -139,3 +140,41 @@ def test_a_remote_bot_joins_a_table_with_a_house_bot(server: Server) -> None:
     result = asyncio.run(run())
     assert result.hands >= 4 or result.cashed_out == 0
     assert result.balance_after == result.balance_before - result.buy_in + result.cashed_out
+
+
+def test_remote_bots_survive_a_server_restart(tmp_path: Path) -> None:
+    """The server is killed mid-session and started again (a new epoch): the bots
+    reconnect, resync from a fresh snapshot and play on; the cancelled hand's
+    chips went back to the stacks, so every chip is still counted."""
+    server = Server(tmp_path, None, [table("phoenix", think=(0.01, 0.02))]).start()
+    try:
+
+        async def run() -> tuple[list[CashResult], list[RemoteBot]]:
+            bots = [RemoteBot(server.url, kind="tag", seed=i) for i in range(2)]
+            for bot in bots:
+                await bot.connect()
+            try:
+
+                async def crash_later() -> None:
+                    while min(bot.hands for bot in bots) < 2:
+                        await asyncio.sleep(0.02)
+                    await asyncio.to_thread(server.kill)
+                    await asyncio.to_thread(server.start)
+
+                crash = asyncio.create_task(crash_later())
+                plays = (bot.play_cash("phoenix", hands=6, buy_in=200, idle=5) for bot in bots)
+                results = await asyncio.wait_for(asyncio.gather(*plays), 120)
+                await crash
+                return list(results), bots
+            finally:
+                for bot in bots:
+                    await bot.close()
+
+        results, bots = asyncio.run(run())
+        assert all(bot.reconnects >= 1 for bot in bots)
+        assert sum(r.net for r in results) == 0
+        assert sum(r.cashed_out for r in results) == 400
+        for result in results:
+            assert result.hands >= 6 or result.cashed_out in (0, 400), result
+    finally:
+        server.stop()

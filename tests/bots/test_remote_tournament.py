@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from drawpoker.bots.remote import RemoteBot, RemoteBotError, TournamentResult
+from drawpoker.cli import main
 from server.helpers import Server
 
 pytestmark = pytest.mark.slow
@@ -91,5 +92,24 @@ def test_three_remote_bots_play_a_sit_and_go_to_the_end(tmp_path: Path) -> None:
 
         with pytest.raises(RemoteBotError, match=r"has 10000 chips, short of the buy-in and fee"):
             asyncio.run(too_dear())
+    finally:
+        server.stop()
+
+
+def test_the_bot_command_plays_a_tournament(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    server = start(tmp_path, [sng("cli-sng", 3)])
+    try:
+        status = main(
+            ["bot", "--server", server.url, "--tournament", "cli-sng", "--kind", "tag",
+             "--count", "3", "--json", "--quiet"]
+        )  # fmt: skip
+        out = capsys.readouterr().out
+        assert status == 0, out
+        summary = json.loads(out)
+        assert sorted(p for row in summary["bots"] for p in row["places"])[0] == 1
+        assert sum(row["prize"] for row in summary["bots"]) == 300
+        assert summary["net"] == -30  # the fees
     finally:
         server.stop()

@@ -1,15 +1,19 @@
 """The remote bot's wire layer: every engine event survives the JSON round trip,
-and the hand view rebuilt from the events a seat receives is ``Hand.view(seat)``
-after every event, in every structure and preset."""
+the hand view rebuilt from the events a seat receives is ``Hand.view(seat)``
+after every event, in every structure and preset; the rules from a snapshot; the
+send rate under the server's limit."""
 
 from __future__ import annotations
 
+import asyncio
 import random
+import time
 from typing import Any
 
 import pytest
 
 from drawpoker.bots import make_bot
+from drawpoker.bots.remote import RemoteBot
 from drawpoker.bots.remote.wire import (
     HandMirror,
     event_from_wire,
@@ -107,3 +111,18 @@ def test_rules_from_the_snapshot_summary() -> None:
     sng = rules_from_snapshot({"rules": "No Limit 5/10, 6-max", "tournament": {"level": level}})
     assert (sng.small_blind, sng.big_blind, sng.antes) == (25, 50, 5)
     assert rules_from_snapshot({"rules": "something new"}) == Rules.online()
+
+
+def test_the_send_bucket_stays_under_the_server_limit() -> None:
+    """30 sends at 10 a second with bursts of 20 take at least a second (the server
+    allows 20 a second, bursts of 40)."""
+
+    async def run() -> float:
+        bot = RemoteBot("http://127.0.0.1:1", kind="random", rate=10.0, burst=20.0)
+        started = time.monotonic()
+        for _ in range(30):
+            await bot._bucket()
+        return time.monotonic() - started
+
+    elapsed = asyncio.run(run())
+    assert 0.95 <= elapsed < 3.0
