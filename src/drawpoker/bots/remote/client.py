@@ -346,8 +346,12 @@ class RemoteBot:
         with contextlib.suppress(RemoteBotError):  # finish the hand in play, then stand up
             await self._wait_for(lambda: not (t.dealt and t.mirror and t.mirror.active), 60)
         if t.seat is not None:
-            with contextlib.suppress(RemoteBotError):
+            try:
                 await self._request({"type": "leave", "table": table})
+            except RemoteBotError as error:
+                if error.code != "not_seated":
+                    raise
+                t.seat = None
             await self._wait_for(lambda: t.seat is None, timeout=120)
         cashed = t.left_with if t.left_with is not None else 0
         self._say(f"{self.name} leaves {table} after {t.hands - start} hands with {cashed}")
@@ -601,6 +605,14 @@ class RemoteBot:
     # ------------------------------------------------------------ frames
 
     def _dispatch(self, frame: dict[str, Any]) -> None:
+        try:
+            self._dispatch_frame(frame)
+        except (WireError, KeyError, TypeError, ValueError):  # a frame not as documented
+            log.exception("%s: cannot read %r", self.name, frame)
+            self.errors["bad_frame"] += 1
+        self._changed.set()
+
+    def _dispatch_frame(self, frame: dict[str, Any]) -> None:
         kind = frame.get("type")
         if kind == "event":
             table_id = frame.get("table", "")
@@ -623,7 +635,6 @@ class RemoteBot:
                 self._on_snapshot(t, frame)
         elif kind in ("ok", "error"):
             self._on_reply(frame)
-        self._changed.set()
 
     def _on_reply(self, frame: dict[str, Any]) -> None:
         request = self._requests.pop(str(frame.get("ref")), None)
@@ -658,7 +669,7 @@ class RemoteBot:
             t.in_flight = None
             if code == "illegal_action" and t.pending and t.pending[2] == request.legal_key:
                 hand_id, legal, key = t.pending
-                self._answer(t, hand_id, legal, key + "f", check_or_fold(legal))
+                self._answer(t, hand_id, legal, key + "f", _safest(legal))
 
     def _on_snapshot(self, t: _Table, frame: dict[str, Any]) -> None:
         state = frame.get("state") or {}
@@ -778,13 +789,13 @@ class RemoteBot:
         mirror = t.mirror
         if mirror is None or not mirror.dealt_in:
             self.errors["no_view"] += 1
-            return check_or_fold(legal) if not legal.draw else Action.stand_pat(legal.seat)
+            return _safest(legal)
         try:
             return self.bot.decide(mirror.view(), legal, t.events)
         except Exception:  # never stall a table on a policy error: the safest action
             log.exception("%s: %s failed to decide", self.name, self.kind)
             self.errors["decide"] += 1
-            return check_or_fold(legal) if not legal.draw else Action.stand_pat(legal.seat)
+            return _safest(legal)
 
     def _answer(
         self, t: _Table, hand_id: str, legal: LegalActions, key: str, action: Action
@@ -831,6 +842,11 @@ class RemoteBot:
         log.info(text)
         if self._progress is not None:
             self._progress(text)
+
+
+def _safest(legal: LegalActions) -> Action:
+    """Stand pat at the draw, else check or fold."""
+    return Action.stand_pat(legal.seat) if legal.draw else check_or_fold(legal)
 
 
 def _error_text(response: httpx.Response) -> str:
