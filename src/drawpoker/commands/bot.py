@@ -165,6 +165,7 @@ def _print(
                 str(row["cashed_out"]), f"{row['net']:+d}",
             )  # fmt: skip
     out.print(table)
-    out.print(f"hands played: {summary['hands']}, chips won or lost in all: {summary['net']:+d}")
+    hands, net = summary["hands"], summary["net"]
+    out.print(f"hands played, summed over the bots: {hands}; chips won or lost in all: {net:+d}")
     for failure in failures:
         print(f"a bot failed: {failure}", file=sys.stderr)

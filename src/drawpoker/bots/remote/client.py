@@ -436,7 +436,8 @@ class RemoteBot:
             await self._request({"type": "unsubscribe", "table": ts.instance})
         for key in [k for k, v in self._channels.items() if v is ts]:
             del self._channels[key]
-        self._say(f"{self.name} finishes {ts.instance}: place {ts.places}, prize {ts.prize}")
+        place = "-".join(str(p) for p in ts.places) or "?"
+        self._say(f"{self.name} finishes {ts.instance}: place {place}, prize {ts.prize}")
         return TournamentResult(
             bot=self.name,
             tournament=ts.instance,
