@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from drawpoker.cards import format_cards, parse_cards
+from drawpoker.cards import DECK, format_cards, parse_cards
 from drawpoker.errors import InvalidAction
 from drawpoker.events import Street, positional_maker
 
@@ -71,10 +71,14 @@ class Action:
 
     @classmethod
     def draw(cls, seat: int, cards: str | tuple[int, ...] = ()) -> Action:
-        cards = parse_cards(cards)
+        if type(cards) is tuple:  # card indexes, distinct: as parse_cards, without its loop
+            known = [DECK[c] for c in cards if type(c) is int and 0 <= c < 52]
+            parsed = tuple(known) if len(set(known)) == len(cards) else parse_cards(cards)
+        else:
+            parsed = parse_cards(cards)
         if type(seat) is int:
-            return _make(seat, ActionKind.DRAW, 0, cards)
-        return cls(seat, ActionKind.DRAW, 0, cards)
+            return _make(seat, ActionKind.DRAW, 0, parsed)
+        return cls(seat, ActionKind.DRAW, 0, parsed)
 
     @classmethod
     def stand_pat(cls, seat: int) -> Action:

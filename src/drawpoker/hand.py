@@ -90,6 +90,10 @@ _LEGAL = positional_maker(LegalActions)  # seat, street, fold, check, call, call
 # min_to, max_to, bet_label, draw, max_discard, hand
 
 
+def _seat_of(p: _Player) -> int:
+    return p.seat
+
+
 class _Player:
     """One seat dealt into the hand. Index ``i`` in the hand counts clockwise
     from the first seat left of the button."""
@@ -177,6 +181,11 @@ class Hand:
         pairs.sort(key=lambda pair: (pair[0] - button - 1) % n_seats)
         self.players = [_Player(i, seat, stack) for i, (seat, stack) in enumerate(pairs)]
         self._by_seat = {p.seat: p for p in self.players}
+        self._seat_order = sorted(self.players, key=_seat_of)  # seat order, for HandStarted/Ended
+        # Kept as chips and flags change (check_invariants recounts them):
+        self._live = len(self.players)  # players not folded
+        self._able_count = len(self.players)  # players neither folded nor all in
+        self._in_pot = 0  # the sum of the players' committed chips
         self.deck = deck if deck is not None else Deck.from_seed(cast(bytes, seed))
         self.carried_in = carried_pot
         self._middle_extra = carried_pot  # carried chips still in the middle
@@ -254,7 +263,7 @@ class Hand:
             EVERYONE,
             self.hand_id,
             self.button,
-            tuple(sorted((p.seat, p.stack) for p in self.players)),
+            tuple([(p.seat, p.stack) for p in self._seat_order]),
             self.carried_in,
             commitment(self.seed) if self.seed is not None else "",
         )
@@ -300,6 +309,7 @@ class Hand:
         amount = min(amount, p.stack)
         p.stack -= amount
         p.committed += amount
+        self._in_pot += amount
         if kind in _LIVE_POSTS:
             p.wager += amount
             if kind is PostKind.BIG_BLIND:
@@ -309,8 +319,9 @@ class Hand:
                 self._highest = max(self._highest, self.rules.big_blind)
                 self._bets = 1
             self._highest = max(self._highest, p.wager)
-        if p.stack == 0:
+        if p.stack == 0 and not p.all_in:
             p.all_in = True
+            self._able_count -= 1
         self._emit(_POSTED, EVERYONE, p.seat, kind, amount, p.all_in)
 
     def _deal(self) -> None:
@@ -321,9 +332,12 @@ class Hand:
         for i, p in enumerate(players):
             p.cards = dealt[i::n]
             p.original = tuple(p.cards)
-        self._emit(_CARDS_DEALT, EVERYONE, tuple(p.seat for p in players), 5)
+        events = self._events
+        seq = self._first_seq + len(events)
+        events.append(_CARDS_DEALT(seq, EVERYONE, tuple([p.seat for p in players]), 5))
         for p in players:
-            self._emit(_CARDS_RECEIVED, p.seat, p.seat, tuple(p.cards))
+            seq += 1
+            events.append(_CARDS_RECEIVED(seq, p.seat, p.seat, p.original))
 
     # ------------------------------------------------------------------ queries
 
@@ -347,7 +361,7 @@ class Hand:
     @property
     def pot_total(self) -> int:
         """Every chip in the middle (wagers of this round and a carried pot included)."""
-        return sum([p.committed for p in self.players]) + self._middle_extra
+        return self._in_pot + self._middle_extra
 
     def player(self, seat: int) -> _Player:
         try:
@@ -406,7 +420,7 @@ class Hand:
 
     def _able(self) -> int:
         """Players who can still wager: neither folded nor all in."""
-        return sum(1 for p in self.players if not p.folded and not p.all_in)
+        return self._able_count
 
     def _bet_span(self, p: _Player) -> tuple[int, int] | None:
         """(min, max) total the player may bet or raise to, or None."""
@@ -417,13 +431,10 @@ class Hand:
             return None
         if p.penalized and self.street is Street.POST_DRAW:
             return None  # R26
-        pot = self._middle_extra  # the pot, counted in the same pass
-        caller = False  # anybody left who could call more?
         for q in self.players:
-            pot += q.committed
-            if not caller and q is not p and not q.folded and q.wager + q.stack > highest:
-                caller = True
-        if not caller:
+            if q is not p and not q.folded and q.wager + q.stack > highest:
+                break
+        else:
             return None  # nobody left who could call more
         if (
             rules.is_italian
@@ -446,6 +457,7 @@ class Hand:
             return to, to
         if p.acted and highest - p.faced < self._min_raise:
             return None  # R19: a short all-in raise does not reopen the betting
+        pot = self._in_pot + self._middle_extra
         if highest == 0:
             low = rules.min_bet
             high = pot if rules.is_pot_limit else all_in_to
@@ -523,34 +535,47 @@ class Hand:
 
     def act(self, action: Action) -> list[Event]:
         """Apply a legal action; return the events it caused."""
-        refusal = self._refusal(action)  # validate(), inlined
-        if refusal is not None:
-            raise IllegalAction(f"seat {action.seat} ({self.street}){refusal}")
-        self._legal = None
-        start = len(self._events)
-        p = self.players[self._to_act]  # type: ignore[index]
+        legal = self.legal_actions()
         kind = action.kind
-        if kind is ActionKind.TIMEOUT:
-            penalized = self.street is Street.DRAW and self.rules.draw_timeout_penalty
-            self._emit(_TIMED_OUT, EVERYONE, p.seat, self.street, penalized)
-            if self.street is Street.DRAW:
+        if not (  # the usual betting actions are checked here; the rest by _refusal
+            legal is not None
+            and action.seat == legal.seat
+            and (
+                (kind is ActionKind.CALL and legal.call)
+                or (kind is ActionKind.CHECK and legal.check)
+                or (kind is ActionKind.BET and legal.min_to <= action.amount <= legal.max_to)
+                or (kind is ActionKind.FOLD and legal.fold)
+            )
+        ):
+            refusal = self._refusal(action)  # validate(), inlined
+            if refusal is not None:
+                raise IllegalAction(f"seat {action.seat} ({self.street}){refusal}")
+        self._legal = None
+        events = self._events
+        start = len(events)
+        p = self.players[self._to_act]  # type: ignore[index]
+        if kind is ActionKind.CALL:
+            self._call(p)
+        elif kind is ActionKind.CHECK:
+            self._check(p)
+        elif kind is ActionKind.BET:
+            self._bet(p, action.amount)
+        elif kind is ActionKind.FOLD:
+            self._fold(p)
+        elif kind is ActionKind.DRAW:
+            self._draw(p, action.cards)
+        else:  # TIMEOUT
+            street = self.street
+            penalized = street is Street.DRAW and self.rules.draw_timeout_penalty
+            self._emit(_TIMED_OUT, EVERYONE, p.seat, street, penalized)
+            if street is Street.DRAW:
                 p.penalized = penalized
                 self._draw(p, ())
             elif p.wager >= self._highest:
                 self._check(p)
             else:
                 self._fold(p)
-        elif kind is ActionKind.DRAW:
-            self._draw(p, action.cards)
-        elif kind is ActionKind.FOLD:
-            self._fold(p)
-        elif kind is ActionKind.CHECK:
-            self._check(p)
-        elif kind is ActionKind.CALL:
-            self._call(p)
-        else:
-            self._bet(p, action.amount)
-        return self._events[start:]
+        return events[start:]
 
     def apply(self, actions: Iterable[Action]) -> list[Event]:
         """Apply several actions in order."""
@@ -573,17 +598,15 @@ class Hand:
         """Pass the turn clockwise from ``start``, or end the round."""
         players = self.players
         highest = self._highest
-        live = able = 0
-        last_able = None
-        for p in players:
-            if not p.folded:
-                live += 1
-                if not p.all_in:
-                    able += 1
-                    last_able = p
-        if live == 1 or able == 0 or (able == 1 and last_able.wager >= highest):  # type: ignore[union-attr]
+        able = self._able_count
+        if self._live == 1 or able == 0:
             self._end_round()
             return
+        if able == 1:  # the one player who can still wager, if matched, has nobody to face
+            last = next(p for p in players if not p.folded and not p.all_in)
+            if last.wager >= highest:
+                self._end_round()
+                return
         n = len(players)
         i = start if include_start else start + 1
         for _ in range(n):
@@ -604,6 +627,9 @@ class Hand:
 
     def _fold(self, p: _Player) -> None:
         p.folded = True
+        self._live -= 1
+        if not p.all_in:
+            self._able_count -= 1
         self._folded_cards += p.cards
         p.cards = []
         events = self._events
@@ -619,10 +645,13 @@ class Hand:
         amount = self._highest - p.wager
         if amount >= p.stack:
             amount = p.stack
-            p.all_in = True
+            if not p.all_in:
+                p.all_in = True
+                self._able_count -= 1
         p.stack -= amount
         p.wager += amount
         p.committed += amount
+        self._in_pot += amount
         events = self._events
         events.append(_CALLED(self._first_seq + len(events), EVERYONE, p.seat, amount, p.all_in))
         self._after_action(p)
@@ -631,8 +660,10 @@ class Hand:
         p.stack -= amount
         p.wager += amount
         p.committed += amount
-        if p.stack == 0:
+        self._in_pot += amount
+        if p.stack == 0 and not p.all_in:
             p.all_in = True
+            self._able_count -= 1
 
     def _bet(self, p: _Player, to: int) -> None:
         rules = self.rules
@@ -663,9 +694,13 @@ class Hand:
             opened = rules.is_italian and self.street is Street.PRE_DRAW
             if opened:
                 self._opener = p.index
-            self._emit(_BET_PLACED, EVERYONE, p.seat, to, p.all_in, opened, highest > 0)
+            events = self._events
+            seq = self._first_seq + len(events)
+            events.append(_BET_PLACED(seq, EVERYONE, p.seat, to, p.all_in, opened, highest > 0))
         else:
-            self._emit(_RAISED, EVERYONE, p.seat, increment, to, p.all_in, full)
+            events = self._events
+            seq = self._first_seq + len(events)
+            events.append(_RAISED(seq, EVERYONE, p.seat, increment, to, p.all_in, full))
         self._after_action(p)
 
     def _end_round(self) -> None:
@@ -690,14 +725,24 @@ class Hand:
 
         Live wagers only: dead posts (antes, a dead small blind, the invito) are
         never returned."""
-        ranked = sorted(self.players, key=lambda q: q.wager, reverse=True)
-        top, second = ranked[0], ranked[1]
-        back = top.wager - second.wager
+        top = self.players[0]
+        highest = second = -1
+        for q in self.players:  # the first highest wager, and the next highest
+            wager = q.wager
+            if wager > highest:
+                top, highest, second = q, wager, highest
+            elif wager > second:
+                second = wager
+        back = highest - second
         if back > 0:
             top.committed -= back
+            self._in_pot -= back
             top.wager -= back
             top.stack += back
-            top.all_in = False
+            if top.all_in:
+                top.all_in = False
+                if not top.folded:
+                    self._able_count += 1
             self._emit(_UNCALLED_BET_RETURNED, EVERYONE, top.seat, back)
 
     # ------------------------------------------------------------------- draw
@@ -717,25 +762,29 @@ class Hand:
         self._emit(_CARD_BURNED, EVERYONE)
 
     def _draw(self, p: _Player, cards: Sequence[int]) -> None:
-        rules = self.rules
         k = len(cards)
+        events = self._events
+        seat = p.seat
         if k == 0:
             p.drew = 0
-            self._emit(_STOOD_PAT, EVERYONE, p.seat)
+            events.append(_STOOD_PAT(self._first_seq + len(events), EVERYONE, seat))
         else:
-            thrown = set(cards)
+            thrown = p.thrown
+            thrown.update(cards)
             p.cards = [c for c in p.cards if c not in thrown]
             p.discards += cards
-            p.thrown.update(cards)
             p.drew = k
-            now = min(k, rules.max_consecutive_draw)
+            now = self.rules.max_consecutive_draw
+            if now > k:
+                now = k
             p.owed = k - now
-            self._emit(_DISCARDED, EVERYONE, p.seat, k, now)
-            self._emit(_DISCARDED_CARDS, p.seat, p.seat, tuple(cards))
+            seq = self._first_seq + len(events)
+            events.append(_DISCARDED(seq, EVERYONE, seat, k, now))
+            events.append(_DISCARDED_CARDS(seq + 1, seat, seat, tuple(cards)))
             self._deliver(p, now, deferred=False)
-        self._draw_pos += 1
-        if self._draw_pos < len(self._draw_order):
-            self._to_act = self._draw_order[self._draw_pos]
+        self._draw_pos = pos = self._draw_pos + 1
+        if pos < len(self._draw_order):
+            self._to_act = self._draw_order[pos]
             return
         for i in self._draw_order:  # R23: the rest of large discards, in draw order
             q = self.players[i]
@@ -747,8 +796,11 @@ class Hand:
     def _deliver(self, p: _Player, count: int, deferred: bool) -> None:
         new = self._take(count, p, deferred)
         p.cards += new
-        self._emit(_CARDS_DELIVERED, EVERYONE, p.seat, count, deferred)
-        self._emit(_CARDS_RECEIVED, p.seat, p.seat, tuple(new))
+        events = self._events
+        seq = self._first_seq + len(events)
+        seat = p.seat
+        events.append(_CARDS_DELIVERED(seq, EVERYONE, seat, count, deferred))
+        events.append(_CARDS_RECEIVED(seq + 1, seat, seat, tuple(new)))
 
     def _take(self, count: int, served: _Player | None, deferred: bool = False) -> list[int]:
         """Deal ``count`` cards, reshuffling first if the stub cannot cover them (R24).
@@ -848,7 +900,8 @@ class Hand:
         players = self.players
         n = len(players)
         live = [p.index for p in players if not p.folded]
-        strengths = {i: evaluate(players[i].cards).strength for i in live}
+        values = {i: evaluate(players[i].cards) for i in live}
+        strengths = {i: value.strength for i, value in values.items()}
         false_opener = self._false_opener()
         pots = self._pots()
         winners: list[list[int]] = []
@@ -865,8 +918,8 @@ class Hand:
             if p.folded:
                 continue
             if show_all or p.index in winning:
-                value = evaluate(p.cards)
-                self._emit(_HAND_SHOWN, EVERYONE, p.seat, tuple(p.cards), value.description)
+                description = values[p.index].description
+                self._emit(_HAND_SHOWN, EVERYONE, p.seat, tuple(p.cards), description)
             else:
                 self._emit(_MUCKED, EVERYONE, p.seat)
         self._settle(pots, winners, showdown=True)
@@ -876,6 +929,7 @@ class Hand:
         rules = self.rules
         players = self.players
         self._middle_extra = 0
+        self._in_pot = 0
         for p in players:
             p.committed = 0
         won = [k for k, group in enumerate(winners) if group]
@@ -911,6 +965,7 @@ class Hand:
     def _carry_everything(self, reason: str) -> None:
         amount = self.pot_total
         self._middle_extra = 0
+        self._in_pot = 0
         for p in self.players:
             p.committed = 0
         self._carry(amount, reason)
@@ -928,7 +983,7 @@ class Hand:
         self._emit(
             _HAND_ENDED,
             EVERYONE,
-            tuple(sorted((p.seat, p.stack) for p in self.players)),
+            tuple([(p.seat, p.stack) for p in self._seat_order]),
             self.rake,
             self.carried_out,
             self.reached_draw,
@@ -956,6 +1011,14 @@ class Hand:
         cards, each once.
         """
         players = self.players
+        counted = (
+            sum(1 for p in players if not p.folded),
+            sum(1 for p in players if not p.folded and not p.all_in),
+            sum(p.committed for p in players),
+        )
+        kept = (self._live, self._able_count, self._in_pot)
+        if counted != kept:
+            raise AssertionError(f"live, able, committed: kept {kept}, counted {counted}")
         chips = sum(p.stack for p in players) + self.pot_total + self.rake + self.carried_out
         start = sum(p.start for p in players) + self.carried_in
         if chips != start:

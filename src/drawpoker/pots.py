@@ -22,8 +22,13 @@ def build_pots(committed: Sequence[int], live: Sequence[bool], extra: int = 0) -
     Levels come from the live players' commitments; pots with the same eligible
     players are merged.
     """
-    levels = sorted({c for c, alive in zip(committed, live, strict=True) if alive and c > 0})
     top = max(committed, default=0)
+    live_levels = {c for c, alive in zip(committed, live, strict=True) if alive}
+    if len(live_levels) == 1 and top > 0 and top in live_levels:
+        # The usual end of a hand: every live player put in the most anyone did.
+        eligible = tuple([i for i, alive in enumerate(live) if alive])
+        return [Pot(sum(committed) + extra, eligible)]
+    levels = sorted({c for c in live_levels if c > 0})
     if not levels or levels[-1] < top:
         levels.append(top)
     pots: list[Pot] = []
