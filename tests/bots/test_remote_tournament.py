@@ -113,3 +113,20 @@ def test_the_bot_command_plays_a_tournament(
         assert summary["net"] == -30  # the fees
     finally:
         server.stop()
+
+
+def test_a_cancelled_tournament_ends_the_bot_with_its_refund(tmp_path: Path) -> None:
+    spec = sng("lonely", 6, kind="scheduled", first_start_s=2.0, min_entries=2)
+    server = start(tmp_path, [spec])
+    try:
+
+        async def run() -> TournamentResult:
+            async with RemoteBot(server.url, kind="tag") as bot:
+                return await asyncio.wait_for(bot.play_tournament("lonely"), 60)
+
+        result = asyncio.run(run())
+        assert result.cancelled
+        assert (result.places, result.prize, result.hands) == ((), 0, 0)
+        assert result.balance_after == result.balance_before  # buy-in and fee refunded
+    finally:
+        server.stop()

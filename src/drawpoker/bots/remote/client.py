@@ -101,7 +101,8 @@ class CashResult:
 
 @dataclass(slots=True)
 class TournamentResult:
-    """A tournament to the end for this bot: its finishing place(s) and prize."""
+    """A tournament to the end for this bot: its finishing place(s) and prize
+    (``cancelled``: too few entries or a failure, every entry refunded)."""
 
     bot: str
     tournament: str  # the instance
@@ -112,6 +113,7 @@ class TournamentResult:
     balance_before: int
     balance_after: int
     errors: dict[str, int] = field(default_factory=dict)
+    cancelled: bool = False
 
     @property
     def place(self) -> int:
@@ -149,6 +151,7 @@ class _Tournament:
     places: tuple[int, ...] = ()
     prize: int = 0
     finished: bool = False
+    cancelled: bool = False
 
 
 @dataclass(slots=True)
@@ -158,6 +161,7 @@ class _Request:
     table: str | None = None
     legal_key: str = ""
     resync: bool = False
+    channel: str = ""  # a tournament channel's (re)subscription
     tries: int = 0
 
 
@@ -428,7 +432,13 @@ class RemoteBot:
             ts.instance = str(detail["tournament"])
         if detail.get("table"):
             self._follow(ts, str(detail["table"]))
-        await self._wait_for(lambda: ts.finished)
+        while not ts.finished:  # the private Finished; the REST detail as a safety net
+            try:
+                await self._wait_for(lambda: ts.finished, timeout=10.0)
+            except RemoteBotError as error:
+                if error.code != "timeout":
+                    raise
+                await self._check_over(ts)
         hands = self.hands - start
         for table_id in list(ts.tables):
             await self._unwatch(table_id)
@@ -448,7 +458,23 @@ class RemoteBot:
             balance_before=before,
             balance_after=await self.balance(),
             errors=dict(self.errors),
+            cancelled=ts.cancelled,
         )
+
+    async def _check_over(self, ts: _Tournament) -> None:
+        """From ``GET /api/tournaments/{instance}``: over for this bot (a ``Finished``
+        missed while the socket was down), or the run cancelled."""
+        response = await self._call("GET", f"/api/tournaments/{ts.instance}")
+        if response.status_code != 200:
+            return
+        detail = response.json()
+        mine = [s for s in detail.get("standings") or () if s.get("account") == self.account_id]
+        if mine:
+            ts.places = tuple(int(p) for p in mine[0].get("places") or (mine[0]["place"],))
+            ts.prize = int(mine[0].get("prize") or 0)
+            ts.finished = True
+        elif detail.get("status") == "cancelled":
+            ts.cancelled = ts.finished = True
 
     def _follow(self, ts: _Tournament, table_id: str) -> None:
         """Watch the tournament table where this bot now sits (at most one at a time)."""
@@ -471,6 +497,8 @@ class RemoteBot:
             ts.places = tuple(int(p) for p in event.get("places") or ())
             ts.prize = int(event.get("prize") or 0)
             ts.finished = True
+        elif kind == "TournamentCancelled":
+            ts.cancelled = ts.finished = True
 
     # ------------------------------------------------------------ watching
 
@@ -601,7 +629,7 @@ class RemoteBot:
                 message.update(since=t.v, epoch=t.epoch)
             self._send(message, table=t.id, resync=True)
         for instance in {ts.instance for ts in self._channels.values()}:
-            self._send({"type": "subscribe", "table": instance})
+            self._send({"type": "subscribe", "table": instance}, channel=instance)
 
     # ------------------------------------------------------------ frames
 
@@ -648,6 +676,10 @@ class RemoteBot:
             if request.resync and t is not None:
                 t.resyncing = False
                 self._maybe_act(t)
+            ts = self._channels.get(request.channel)
+            table = (frame.get("detail") or {}).get("table")
+            if ts is not None and table:  # moved while the socket was down
+                self._follow(ts, str(table))
             return
         code, message = str(frame.get("code")), str(frame.get("message"))
         if code == "rate_limited" and request.tries < 5:  # resend a little later
