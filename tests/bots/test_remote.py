@@ -76,6 +76,7 @@ def test_remote_bots_play_a_cash_table_and_every_chip_is_counted(server: Server)
         assert not result.errors.get("illegal_action"), result.errors
         assert not result.errors.get("bad_frame"), result.errors
         assert not result.errors.get("bad_event"), result.errors
+        assert not result.errors.get("view_drift"), result.errors
     assert bots[1].reconnects == 1
     assert sum(r.net for r in results) == 0  # no rake at this table: chips only moved
     assert sum(r.cashed_out for r in results) == 3 * 200

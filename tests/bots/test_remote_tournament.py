@@ -85,6 +85,7 @@ def test_three_remote_bots_play_a_sit_and_go_to_the_end(tmp_path: Path) -> None:
             assert not r.errors.get("decide")
             assert not r.errors.get("illegal_action")
             assert not r.errors.get("no_view")
+            assert not r.errors.get("view_drift")
 
         async def too_dear() -> None:
             async with RemoteBot(server.url) as bot:

@@ -769,6 +769,11 @@ class RemoteBot:
         elif kind == "SatOut":
             if data.get("seat") == t.seat and data.get("reason") == "busted":
                 t.busted = True
+        elif kind == "HandCancelled":  # a server restart: the chips went back, no hand
+            if t.mirror is not None:
+                t.mirror.street = Street.OVER
+            t.pending, t.events, t.dealt = None, [], False
+            t.last_hand = time.monotonic()
         elif kind == "LevelStarted":
             t.rules = with_level(t.rules, data)
             self.bot.rules = t.rules
@@ -782,6 +787,13 @@ class RemoteBot:
             t.in_flight = None
             t.dealt = t.seat is not None and any(seat == t.seat for seat, _ in event.stacks)
             t.mirror = HandMirror(t.seat, t.rules.max_seats) if t.seat is not None else None
+        if isinstance(event, HandEnded) and t.mirror is not None and t.mirror.active:
+            drift = [
+                seat for seat, stack in event.stacks if t.mirror.stack(seat) not in (None, stack)
+            ]
+            if drift:  # the rebuilt view went wrong somewhere: say so (tests check)
+                log.warning("%s at %s: view drift at seats %s", self.name, t.id, drift)
+                self.errors["view_drift"] += 1
         t.events.append(event)
         if (
             t.pending is not None
