@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -59,12 +60,17 @@ def test_fifty_bot_clients_play_a_scheduled_tournament(
     tmp_path: Path, database: str | None
 ) -> None:
     server = Server(tmp_path, database, [])
-    server.room.write_text(json.dumps({"tables": [], "tournaments": [scheduled(12.0)]}))
+    server.room.write_text(json.dumps({"tables": [], "tournaments": [scheduled(15.0)]}))
     server.start()
     try:
         results = asyncio.run(asyncio.wait_for(_field(server), 400))
         instance = results[0].tournament
-        detail = httpx.get(server.url + f"/api/tournaments/{instance}", timeout=10).json()
+        deadline = time.monotonic() + 30  # the winner hears the end before the payout
+        while True:
+            detail = httpx.get(server.url + f"/api/tournaments/{instance}", timeout=10).json()
+            if detail["status"] != "paying" or time.monotonic() > deadline:
+                break
+            time.sleep(0.1)
     finally:
         server.stop()
 

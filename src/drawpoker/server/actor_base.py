@@ -24,6 +24,7 @@ from typing import Any, Protocol
 
 from drawpoker.actions import Action
 from drawpoker.cards import format_cards, parse_cards
+from drawpoker.deck import commitment
 from drawpoker.errors import DrawPokerError, IllegalAction, InvalidAction, InvalidCards
 from drawpoker.events import (
     EVERYONE,
@@ -249,6 +250,19 @@ class BaseTableActor:
             if s.account.id == account_id:
                 return s.account.name
         return str(account_id)
+
+    def _hand_view(self, me: SeatState | None, account_id: int | None) -> dict[str, Any] | None:
+        """The hand in play as this viewer may see it (a snapshot's ``hand``)."""
+        hand = self.hand
+        if hand is None or hand.is_over:
+            return None
+        viewer = me.seat if me is not None else EVERYONE
+        if viewer != EVERYONE and self.hand_accounts.get(viewer) != account_id:
+            viewer = EVERYONE  # seated after the deal: not in this hand
+        view = hand.view(viewer)
+        view["commitment"] = commitment(hand.seed) if hand.seed else ""
+        view["clock_s"] = max(0.0, round(self.turn_deadline - time.monotonic(), 1))
+        return view
 
     async def watch(self, conn: Conn, since: int | None, epoch: str | None) -> dict[str, Any]:
         account_id = conn.account.id if conn.account else None

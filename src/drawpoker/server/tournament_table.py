@@ -21,7 +21,7 @@ from sqlalchemy import Connection
 
 from drawpoker.actions import Action
 from drawpoker.deck import commitment, new_seed
-from drawpoker.events import EVERYONE, Event, HandEnded, HandStarted, PotAwarded
+from drawpoker.events import Event, HandEnded, HandStarted, PotAwarded
 from drawpoker.hand import Hand
 from drawpoker.room.tournament import TableState
 from drawpoker.server import protocol
@@ -175,15 +175,7 @@ class TournamentTableActor(BaseTableActor):
 
     def snapshot(self, account_id: int | None) -> dict[str, Any]:
         me = self._seat_of(account_id)
-        viewer = me.seat if me is not None else EVERYONE
-        hand = self.hand
-        hand_view: dict[str, Any] | None = None
-        if hand is not None and not hand.is_over:
-            if viewer != EVERYONE and self.hand_accounts.get(viewer) != account_id:
-                viewer = EVERYONE
-            hand_view = hand.view(viewer)
-            hand_view["commitment"] = commitment(hand.seed) if hand.seed else ""
-            hand_view["clock_s"] = max(0.0, round(self.turn_deadline - time.monotonic(), 1))
+        hand_view = self._hand_view(me, account_id)
         table = self.table
         spec = self.run_.spec
         return {

@@ -206,15 +206,8 @@ class Run:
     # ------------------------------------------------------------ saving
 
     def state_json(self, paid: Mapping[int, int] | None = None) -> str:
-        accounts = {key: [a.id, a.name, a.kind] for key, a in self.accounts.items()}
         credited = self.paid_entries if paid is None else paid
-        return json.dumps(
-            {
-                "tournament": self.tournament.to_dict(),
-                "accounts": accounts,
-                "paid": {str(e): prize for e, prize in credited.items()},
-            }
-        )
+        return saved_state(self.tournament, self.accounts, credited)
 
     @property
     def paid(self) -> dict[int, int]:
@@ -580,12 +573,7 @@ class TournamentRunner:
                 raise TournamentRefused(409, str(error)) from None
             spec = self.spec
             accounts = {**run.accounts, key: account}
-            state = json.dumps(
-                {
-                    "tournament": trial.to_dict(),
-                    "accounts": {k: [a.id, a.name, a.kind] for k, a in accounts.items()},
-                }
-            )
+            state = saved_state(trial, accounts, {})
 
             def txn(c: Connection) -> None:
                 ledger.post(
@@ -627,12 +615,7 @@ class TournamentRunner:
             refund = trial.unregister(key)
             spec = self.spec
             accounts = {k: a for k, a in run.accounts.items() if k != key}
-            state = json.dumps(
-                {
-                    "tournament": trial.to_dict(),
-                    "accounts": {k: [a.id, a.name, a.kind] for k, a in accounts.items()},
-                }
-            )
+            state = saved_state(trial, accounts, {})
 
             def txn(c: Connection) -> None:
                 ledger.post(
@@ -879,6 +862,17 @@ class TournamentRunner:
             "paid": {str(a): p for a, p in run.paid.items()},
             "notices": [_notice(n, run.name_of) for n in t.notices[-NOTICES:]],
         }
+
+
+def saved_state(t: Tournament, accounts: Mapping[str, Account], paid: Mapping[int, int]) -> str:
+    """A run as saved: the tournament, its entrants' accounts, the prizes credited."""
+    return json.dumps(
+        {
+            "tournament": t.to_dict(),
+            "accounts": {key: [a.id, a.name, a.kind] for key, a in accounts.items()},
+            "paid": {str(e): prize for e, prize in paid.items()},
+        }
+    )
 
 
 def _copy(t: Tournament) -> Tournament:
