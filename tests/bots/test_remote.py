@@ -135,12 +135,23 @@ def test_the_bot_command_runs_bots_and_prints_a_summary(
     assert "there is no table 'nope'" in capsys.readouterr().err
 
 
-def test_a_remote_bot_joins_a_table_with_a_house_bot(server: Server) -> None:
+def test_a_remote_bot_logs_in_and_joins_a_table_with_a_house_bot(server: Server) -> None:
+    account = {"name": "robo_ann", "password": "correct horse"}
+    assert httpx.post(server.url + "/api/register", json=account, timeout=10).status_code == 200
+
     async def run() -> CashResult:
-        async with RemoteBot(server.url, kind="random", seed=5) as bot:
+        async with RemoteBot(server.url, kind="random", seed=5, **account) as bot:
+            assert bot.name == "robo_ann"
             return await asyncio.wait_for(bot.play_cash("busy", hands=4, idle=10), 120)
 
+    async def wrong_password() -> None:
+        async with RemoteBot(server.url, name="robo_ann", password="wrong horse"):
+            pass
+
+    with pytest.raises(RemoteBotError, match="401"):
+        asyncio.run(wrong_password())
     result = asyncio.run(run())
+    assert result.bot == "robo_ann"
     assert result.hands >= 4 or result.cashed_out == 0
     assert result.balance_after == result.balance_before - result.buy_in + result.cashed_out
 

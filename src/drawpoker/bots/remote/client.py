@@ -223,15 +223,19 @@ class RemoteBot:
     async def connect(self) -> None:
         """Log in over REST and open the websocket."""
         self._http = httpx.AsyncClient(base_url=self.server, timeout=15.0, trust_env=False)
-        if self._login is None:
-            body = await self._post("/api/guest")
-        else:
-            name, password = self._login
-            body = await self._post("/api/login", {"name": name, "password": password})
-        self.token = str(body["token"])
-        self.name = str(body["name"])
-        self.account_id = int(body["id"])
-        await self._open()
+        try:
+            if self._login is None:
+                body = await self._post("/api/guest")
+            else:
+                name, password = self._login
+                body = await self._post("/api/login", {"name": name, "password": password})
+            self.token = str(body["token"])
+            self.name = str(body["name"])
+            self.account_id = int(body["id"])
+            await self._open()
+        except BaseException:
+            await self.close()
+            raise
         self._tasks = [
             asyncio.create_task(self._reader(), name=f"bot-{self.name}-read"),
             asyncio.create_task(self._writer(), name=f"bot-{self.name}-write"),
