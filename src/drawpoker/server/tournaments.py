@@ -672,6 +672,7 @@ class TournamentRunner:
                     await self._begin(run)
                 elif status is Status.CANCELLED:
                     log.info("tournament %s cancelled: too few entries", run.id)
+                    run.distribute()  # TournamentCancelled to the channel
                     await run.cancel("too few entries")
                     run.finished_at = time.time()
                     self.retire(run)
