@@ -265,6 +265,13 @@ function onMessage(message) {
     const e = message.event;
     if (e.type === "YourTable") onYourTable({ ...e, channel: message.table });
     if (e.type === "Finished") tournamentFinished(e);
+    if (e.type === "TournamentCancelled") {
+      for (const watch of app.tournaments.values()) {
+        if (watch?.instance === message.table) watch.table = null;
+      }
+      toast(t("log.tournament_cancelled"));
+      refreshMe(); // the refund
+    }
   }
   if (message.type === "lobby") {
     if (message.full) app.lobbyRows.clear();

@@ -407,7 +407,10 @@ export function apply(table, e, now = Date.now()) {
       log(table, "log.table_broken", { n: e.table_no ?? e.table ?? "" }, "tour");
       break;
     case "HandForHand":
-      log(table, "log.hand_for_hand", {}, "tour");
+      log(table, e.on === false ? "log.hand_for_hand_off" : "log.hand_for_hand", {}, "tour");
+      break;
+    case "FinalTable":
+      log(table, "log.final_table", { n: e.table }, "tour");
       break;
     case "PlayerEliminated": {
       const place = (e.places ?? [])[0];

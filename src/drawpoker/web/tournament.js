@@ -302,7 +302,9 @@ export function noticeText(n) {
     case "LevelStarted": return `${t("tour.level_n", { n: n.level })}: ${blinds}`;
     case "PlayerMoved": return t("log.player_moved", { who: n.name, n: n.to_table });
     case "TableBroken": return t("log.table_broken", { n: n.table_no ?? n.table ?? "" });
-    case "HandForHand": return t("log.hand_for_hand");
+    case "HandForHand": return n.on === false ? t("log.hand_for_hand_off") : t("log.hand_for_hand");
+    case "FinalTable": return t("log.final_table", { n: n.table });
+    case "TournamentCancelled": return t("log.tournament_cancelled");
     case "PlayerEliminated":
       return n.prize ? t("log.eliminated_prize", { who: n.name, places: places(n.places), n: chips(n.prize) })
         : t("log.eliminated", { who: n.name, places: places(n.places) });
