@@ -90,10 +90,6 @@ _LEGAL = positional_maker(LegalActions)  # seat, street, fold, check, call, call
 # min_to, max_to, bet_label, draw, max_discard, hand
 
 
-def _seat_of(p: _Player) -> int:
-    return p.seat
-
-
 class _Player:
     """One seat dealt into the hand. Index ``i`` in the hand counts clockwise
     from the first seat left of the button."""
@@ -175,13 +171,15 @@ class Hand:
         self.seed = seed
         self._events: list[Event] = []
         self._first_seq = first_seq  # the next seq is first_seq + len(self._events)
-        pairs = sorted(dict(stacks).items() if isinstance(stacks, Mapping) else stacks)
+        pairs = sorted(stacks.items() if isinstance(stacks, Mapping) else stacks)
         self._validate_setup(pairs, button, carried_pot, seed, deck)
-        n_seats = rules.max_seats
-        pairs.sort(key=lambda pair: (pair[0] - button - 1) % n_seats)
-        self.players = [_Player(i, seat, stack) for i, (seat, stack) in enumerate(pairs)]
-        self._by_seat = {p.seat: p for p in self.players}
-        self._seat_order = sorted(self.players, key=_seat_of)  # seat order, for HandStarted/Ended
+        self._seat_order = [_Player(0, seat, stack) for seat, stack in pairs]  # seat order
+        # Clockwise from left of the button: the seat order, rotated.
+        left = next((k for k, (seat, _) in enumerate(pairs) if seat > button), 0)
+        self.players = players = self._seat_order[left:] + self._seat_order[:left]
+        for i, p in enumerate(players):
+            p.index = i
+        self._by_seat = {p.seat: p for p in players}
         # Kept as chips and flags change (check_invariants recounts them):
         self._live = len(self.players)  # players not folded
         self._able_count = len(self.players)  # players neither folded nor all in
@@ -314,7 +312,7 @@ class Hand:
             p.wager += amount
             if kind is PostKind.BIG_BLIND:
                 if self._big_blind_index is None:
-                    self._big_blind_index = self.players.index(p)
+                    self._big_blind_index = p.index
                 # R8: the full big blind is what others must call, even if posted short.
                 self._highest = max(self._highest, self.rules.big_blind)
                 self._bets = 1
@@ -390,40 +388,35 @@ class Hand:
                 p.seat, street, False, False, 0, False, 0, 0, "", True,
                 self.rules.max_discard, tuple(p.cards),
             )  # fmt: skip
+        highest = self._highest
         stack = p.stack
-        to_call = self._highest - p.wager
+        to_call = highest - p.wager
         if to_call > stack:
             to_call = stack
-        span = self._bet_span(p)
+        opening = highest == 0 and self.rules.is_italian and street is Street.PRE_DRAW
+        span = self._bet_span(p, opening)
         if span is None:
             low = high = 0
             label = ""
         else:
             low, high = span
-            label = self._bet_label()
+            if highest == 0:
+                label = "open" if opening else "bet"
+            elif self._bets == 0 and self.rules.is_fixed_limit:
+                label = "complete"
+            else:
+                label = "raise"
         return _LEGAL(
-            p.seat, street, not self._opening, to_call <= 0, to_call if to_call > 0 else 0,
+            p.seat, street, not opening, to_call <= 0, to_call if to_call > 0 else 0,
             0 < to_call == stack, low, high, label, False, 0, (),
         )  # fmt: skip
-
-    def _bet_label(self) -> str:
-        if self._highest == 0:
-            return "open" if self._opening else "bet"
-        if self.rules.is_fixed_limit and self._bets == 0:
-            return "complete"
-        return "raise"
-
-    @property
-    def _opening(self) -> bool:
-        """Italian, before anyone opens: only pass or open (R38)."""
-        return self.rules.is_italian and self.street is Street.PRE_DRAW and self._highest == 0
 
     def _able(self) -> int:
         """Players who can still wager: neither folded nor all in."""
         return self._able_count
 
-    def _bet_span(self, p: _Player) -> tuple[int, int] | None:
-        """(min, max) total the player may bet or raise to, or None."""
+    def _bet_span(self, p: _Player, opening: bool) -> tuple[int, int] | None:
+        """(min, max) total the player may bet or raise to, or None (``opening``: R38)."""
         rules = self.rules
         highest = self._highest
         all_in_to = p.wager + p.stack
@@ -436,12 +429,7 @@ class Hand:
                 break
         else:
             return None  # nobody left who could call more
-        if (
-            rules.is_italian
-            and self._opening
-            and rules.openers_check is OpenersCheck.SERVER
-            and not self._has_openers(p)
-        ):
+        if opening and rules.openers_check is OpenersCheck.SERVER and not self._has_openers(p):
             return None  # R44: only a player with openers is offered the open
         if rules.is_fixed_limit:
             if p.acted and p.full_raises_seen == self._full_raises:
@@ -592,10 +580,11 @@ class Hand:
             p.faced = 0
             p.full_raises_seen = 0
         self._to_act = None
-        self._advance(first % len(self.players), include_start=True)
+        self._advance(first)
 
-    def _advance(self, start: int, include_start: bool = False) -> None:
-        """Pass the turn clockwise from ``start``, or end the round."""
+    def _advance(self, start: int) -> None:
+        """Pass the turn to the first player from index ``start`` (mod n) clockwise
+        who needs to act, or end the round."""
         players = self.players
         highest = self._highest
         able = self._able_count
@@ -608,7 +597,7 @@ class Hand:
                 self._end_round()
                 return
         n = len(players)
-        i = start if include_start else start + 1
+        i = start % n
         for _ in range(n):
             if i >= n:
                 i -= n
@@ -623,7 +612,7 @@ class Hand:
         p.acted = True
         p.faced = self._highest
         p.full_raises_seen = self._full_raises
-        self._advance(p.index)
+        self._advance(p.index + 1)
 
     def _fold(self, p: _Player) -> None:
         p.folded = True
@@ -898,30 +887,30 @@ class Hand:
         self.street = Street.SHOWDOWN
         self.showdown = True
         players = self.players
-        n = len(players)
         live = [p.index for p in players if not p.folded]
         values = {i: evaluate(players[i].cards) for i in live}
-        strengths = {i: value.strength for i, value in values.items()}
         false_opener = self._false_opener()
         pots = self._pots()
         winners: list[list[int]] = []
         for pot in pots:
             contenders = [i for i in pot.eligible if i != false_opener]
-            best = max((strengths[i] for i in contenders), default=0)
-            winners.append([i for i in contenders if strengths[i] == best])
+            best = max([values[i].strength for i in contenders], default=0)
+            winners.append([i for i in contenders if values[i].strength == best])
         # R32: the last bettor of the second round shows first, else left of the button.
         first = self._last_aggressor if self._last_aggressor is not None else live[0]
         winning = {i for group in winners for i in group}
         show_all = self.rules.reveal is Reveal.ALL or any(players[i].all_in for i in live)
-        for k in range(n):
-            p = players[(first + k) % n]
+        events = self._events
+        seq = self._first_seq + len(events)
+        for p in players[first:] + players[:first]:
             if p.folded:
                 continue
             if show_all or p.index in winning:
                 description = values[p.index].description
-                self._emit(_HAND_SHOWN, EVERYONE, p.seat, tuple(p.cards), description)
+                events.append(_HAND_SHOWN(seq, EVERYONE, p.seat, tuple(p.cards), description))
             else:
-                self._emit(_MUCKED, EVERYONE, p.seat)
+                events.append(_MUCKED(seq, EVERYONE, p.seat))
+            seq += 1
         self._settle(pots, winners, showdown=True)
 
     def _settle(self, pots: list[Pot], winners: list[list[int]], showdown: bool) -> None:
@@ -933,9 +922,10 @@ class Hand:
         for p in players:
             p.committed = 0
         won = [k for k, group in enumerate(winners) if group]
-        carried = sum(pot.amount for k, pot in enumerate(pots) if k not in won)
-        if carried:
-            self._carry(carried, "the opener had no openers (R44)")
+        if len(won) < len(pots):
+            carried = sum([pot.amount for k, pot in enumerate(pots) if k not in won])
+            if carried:
+                self._carry(carried, "the opener had no openers (R44)")
         paid_pots = [pots[k] for k in won]
         rake = 0
         if self.reached_draw and rules.rake_percent and paid_pots:  # R13, R36
@@ -947,9 +937,12 @@ class Hand:
             self._emit(_RAKE_TAKEN, EVERYONE, rake)
         for k, pot, cut in zip(won, paid_pots, shares, strict=True):
             amount = pot.amount - cut
-            paid = tuple((players[i].seat, chips) for i, chips in split(amount, winners[k]))
-            for seat, chips in paid:
-                self._by_seat[seat].stack += chips
+            shares_paid = []
+            for i, chips in split(amount, winners[k]):
+                p = players[i]
+                p.stack += chips
+                shares_paid.append((p.seat, chips))
+            paid = tuple(shares_paid)
             self._awards.append((amount, paid))
             self._emit(
                 _POT_AWARDED,
@@ -957,7 +950,7 @@ class Hand:
                 k,
                 amount,
                 paid,
-                tuple(players[i].seat for i in pot.eligible),
+                tuple([players[i].seat for i in pot.eligible]),
                 showdown,
             )
         self._end()
