@@ -6,7 +6,7 @@ import { h, clear, chips } from "./dom.js";
 import { LANGUAGES, errorText, loadLanguage, language, places, t } from "./i18n.js";
 import { LobbyView } from "./lobby.js";
 import { TableView } from "./table.js";
-import { TournamentView } from "./tournament.js";
+import { TournamentView, findMyTournaments } from "./tournament.js";
 import { HistoryView, HandView } from "./history.js";
 
 const app = {
@@ -98,6 +98,8 @@ async function dailyTopUp() {
 async function logout() {
   await api("/api/logout", { method: "POST" });
   app.me = null;
+  app.tournaments.clear(); // (the new connection follows no channel)
+  app.finished.clear();
   renderAccount();
   app.socket.reconnect();
 }
@@ -112,6 +114,7 @@ async function loginAs(kind, name = "", password = "") {
   }
   await refreshMe();
   app.socket.reconnect(); // the websocket authenticates when it connects
+  watchMyTournaments();
   const dialog = document.getElementById("dialog");
   if (dialog.open) dialog.close("ok");
   return null;
@@ -169,6 +172,15 @@ function renderConn() {
 }
 
 // -------------------------------------------------------------- tournaments
+
+/** On start and after logging in: follow the tournaments this player is in, so
+ * that the start (YourTable) or the end (Finished) reaches any page. */
+async function watchMyTournaments() {
+  if (!app.me) return;
+  const { ok, data } = await api("/api/tournaments");
+  if (ok) await findMyTournaments(app, data.tournaments ?? [], app.checkedTournaments);
+}
+app.checkedTournaments = new Set();
 
 /** Watch a tournament's channel (its notices, YourTable, Finished), also across
  * reconnects. ``id``: the configured id or an instance id. */
@@ -330,6 +342,7 @@ async function main() {
   app.socket.connect();
   window.addEventListener("hashchange", route);
   route();
+  watchMyTournaments();
   if ("serviceWorker" in navigator && location.protocol !== "file:") {
     navigator.serviceWorker.register("/sw.js").catch(() => undefined);
   }

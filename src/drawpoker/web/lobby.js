@@ -4,7 +4,7 @@ import { h, clear, chips, tickCountdowns } from "./dom.js";
 import { api } from "./net.js";
 import { t } from "./i18n.js";
 import {
-  buyInText, changeRegistration, gameText, kindText, myEntry, startsText, statusText,
+  buyInText, changeRegistration, findMyTournaments, gameText, kindText, startsText, statusText,
 } from "./tournament.js";
 
 const FILTERS = ["game", "structure", "stakes", "seats"];
@@ -25,7 +25,7 @@ export class LobbyView {
     this.tournaments = app.tournamentRows.size ? [...app.tournamentRows.values()] : null;
     this.mine = new Map(); // tournament id -> my line in its players (registered)
     this.busy = new Set();
-    this.checked = new Set(); // runs in play asked about on the tournament channel
+    this.checked = app.checkedTournaments; // runs asked about on the tournament channel
     this.poller = setInterval(() => {
       if (this.kind === "tournament") this.fetchTournaments();
     }, 3000);
@@ -44,31 +44,7 @@ export class LobbyView {
     const { ok, data } = await api("/api/tournaments");
     if (!ok) return;
     const rows = data.tournaments ?? [];
-    const me = this.app.me;
-    const mine = new Map();
-    if (me) {
-      // The rows do not say who registered: the detail's players do.
-      await Promise.all(rows.filter((r) => r.status !== "finished" && r.status !== "cancelled").map(async (r) => {
-        const detail = await api(`/api/tournaments/${encodeURIComponent(r.id)}`);
-        const entry = detail.ok ? myEntry(detail.data, me) : null;
-        if (entry) {
-          mine.set(r.id, entry);
-          this.app.watchTournament(r.id);
-        }
-      }));
-    }
-    if (me) {
-      // Am I playing in a run of it? (A sit & go opens its next run when it
-      // starts, so the row may not show mine.) The channel's answer names my table.
-      await Promise.all(rows.map(async (r) => {
-        const running = (r.running ?? []).map((x) => x.instance).join(" ") || (r.status === "running" ? r.instance : "");
-        const key = `${r.id} ${running}`;
-        if (this.checked.has(key)) return;
-        this.checked.add(key);
-        const watch = await this.app.watchTournament(r.id, r.name);
-        if (!watch?.table && !mine.has(r.id)) this.app.unwatchTournament(r.id);
-      }));
-    }
+    const mine = await findMyTournaments(this.app, rows, this.checked);
     this.tournaments = rows;
     this.mine = mine;
     const playing = this.app.myTournamentTables().map((w) => w.table).join(" ");

@@ -48,6 +48,35 @@ export function myEntry(detail, me) {
   return (detail.players ?? []).find((p) => p.account === me.id) ?? null;
 }
 
+/** Where this player is registered or plays, and follow those tournaments'
+ * channels (YourTable, Finished). Returns tournament id -> my line in its
+ * current run's players. ``checked``: the runs already asked about. */
+export async function findMyTournaments(app, rows, checked = new Set()) {
+  const me = app.me;
+  const mine = new Map();
+  if (!me) return mine;
+  // The rows do not say who registered: the detail's players do.
+  await Promise.all(rows.filter((r) => r.status !== "finished" && r.status !== "cancelled").map(async (r) => {
+    const detail = await api(`/api/tournaments/${encodeURIComponent(r.id)}`);
+    const entry = detail.ok ? myEntry(detail.data, me) : null;
+    if (entry) {
+      mine.set(r.id, entry);
+      app.watchTournament(r.id, r.name);
+    }
+  }));
+  // Am I playing in a run of it? (A sit & go opens its next run when it starts,
+  // so the row may not show mine.) The channel's answer names my table.
+  await Promise.all(rows.map(async (r) => {
+    const running = (r.running ?? []).map((x) => x.instance).join(" ") || (r.status === "running" ? r.instance : "");
+    const key = `${me.id} ${r.id} ${running}`;
+    if (checked.has(key)) return;
+    checked.add(key);
+    const watch = await app.watchTournament(r.id, r.name);
+    if (!watch?.table && !mine.has(r.id)) app.unwatchTournament(r.id);
+  }));
+  return mine;
+}
+
 /** Register for (``join``) or unregister from tournament ``id``; the server's words on failure. */
 export async function changeRegistration(app, id, join, name = "") {
   if (!(await app.requireAccount())) return null;
