@@ -213,8 +213,9 @@ async function subscribeTournament(id) {
 app.myTournamentTables = () => [...app.tournaments].filter(([, w]) => w?.table && !app.finished.has(w.instance))
   .map(([id, w]) => ({ id, ...w }));
 
-app.unwatchTournament = (id) => {
+app.unwatchTournament = (id, force = false) => {
   if (!app.tournaments.has(id)) return;
+  if (!force && app.view instanceof TournamentView && app.view.id === id) return; // that page follows it
   app.tournaments.delete(id);
   app.socket.send({ type: "unsubscribe", table: id });
 };

@@ -125,7 +125,7 @@ export class TournamentView {
     clearTimeout(this.pending);
     const mine = myEntry(this.data, this.app.me);
     const playing = this.app.tournaments.get(this.id)?.table;
-    if ((!mine && !playing) || this.app.finished.has(this.data?.id)) this.app.unwatchTournament(this.id);
+    if ((!mine && !playing) || this.app.finished.has(this.data?.id)) this.app.unwatchTournament(this.id, true);
   }
 
   onOpen() {
