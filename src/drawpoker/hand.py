@@ -57,6 +57,13 @@ from drawpoker.events import (
 from drawpoker.pots import Pot, build_pots, rake_for, rake_pots, split
 from drawpoker.rules import OpenersCheck, Reveal, Rules
 
+# Enum members as module constants: ``Street.DRAW`` is looked up through the enum
+# metaclass, ten times slower than a global, and the hot paths read them often.
+_PRE_DRAW, _DRAW, _POST_DRAW = Street.PRE_DRAW, Street.DRAW, Street.POST_DRAW
+_SHOWDOWN, _OVER = Street.SHOWDOWN, Street.OVER
+_FOLD, _CHECK, _CALL, _BET = ActionKind.FOLD, ActionKind.CHECK, ActionKind.CALL, ActionKind.BET
+_DISCARD, _TIMEOUT = ActionKind.DRAW, ActionKind.TIMEOUT
+_BIG_BLIND = PostKind.BIG_BLIND
 _LIVE_POSTS = (PostKind.SMALL_BLIND, PostKind.BIG_BLIND)
 
 # Fast positional constructors: make(seq, visible_to, *the event's own fields).
@@ -187,7 +194,7 @@ class Hand:
         self.deck = deck if deck is not None else Deck.from_seed(cast(bytes, seed))
         self.carried_in = carried_pot
         self._middle_extra = carried_pot  # carried chips still in the middle
-        self.street = Street.PRE_DRAW
+        self.street = _PRE_DRAW
         self._to_act: int | None = None
         self._highest = 0
         self._min_raise = 0
@@ -300,7 +307,7 @@ class Hand:
                 sb, bb = 0, 1
             if rules.small_blind:
                 posts.append((sb, PostKind.SMALL_BLIND, rules.small_blind))
-            posts.append((bb, PostKind.BIG_BLIND, rules.big_blind))
+            posts.append((bb, _BIG_BLIND, rules.big_blind))
         return posts
 
     def _post(self, p: _Player, kind: PostKind, amount: int) -> None:
@@ -310,7 +317,7 @@ class Hand:
         self._in_pot += amount
         if kind in _LIVE_POSTS:
             p.wager += amount
-            if kind is PostKind.BIG_BLIND:
+            if kind is _BIG_BLIND:
                 if self._big_blind_index is None:
                     self._big_blind_index = p.index
                 # R8: the full big blind is what others must call, even if posted short.
@@ -349,7 +356,7 @@ class Hand:
 
     @property
     def is_over(self) -> bool:
-        return self.street is Street.OVER
+        return self.street is _OVER
 
     @property
     def to_act(self) -> int | None:
@@ -383,7 +390,7 @@ class Hand:
     def _compute_legal_actions(self) -> LegalActions:
         p = self.players[self._to_act]  # type: ignore[index]
         street = self.street
-        if street is Street.DRAW:
+        if street is _DRAW:
             return _LEGAL(
                 p.seat, street, False, False, 0, False, 0, 0, "", True,
                 self.rules.max_discard, tuple(p.cards),
@@ -393,7 +400,7 @@ class Hand:
         to_call = highest - p.wager
         if to_call > stack:
             to_call = stack
-        opening = highest == 0 and self.rules.is_italian and street is Street.PRE_DRAW
+        opening = highest == 0 and self.rules.is_italian and street is _PRE_DRAW
         span = self._bet_span(p, opening)
         if span is None:
             low = high = 0
@@ -422,7 +429,7 @@ class Hand:
         all_in_to = p.wager + p.stack
         if all_in_to <= highest:
             return None
-        if p.penalized and self.street is Street.POST_DRAW:
+        if p.penalized and self.street is _POST_DRAW:
             return None  # R26
         for q in self.players:
             if q is not p and not q.folded and q.wager + q.stack > highest:
@@ -439,7 +446,7 @@ class Hand:
                 self._capped or not rules.fl_cap_lifted_heads_up or self._able() > 2
             ):
                 return None  # R15: capped
-            unit = rules.bet_sizes[0 if self.street is Street.PRE_DRAW else 1]
+            unit = rules.bet_sizes[0 if self.street is _PRE_DRAW else 1]
             to = unit if self._bets == 0 else highest + unit
             to = min(to, all_in_to)
             return to, to
@@ -492,10 +499,10 @@ class Hand:
                 return ": not dealt into this hand"
             return f": not your turn, seat {legal.seat} is to act"
         kind = action.kind
-        if kind is ActionKind.TIMEOUT:
+        if kind is _TIMEOUT:
             return None
         if legal.draw:
-            if kind is not ActionKind.DRAW:
+            if kind is not _DISCARD:
                 return f": it is the draw; {legal.describe()}, not {kind}"
             if len(action.cards) > legal.max_discard:
                 return f": may discard at most {legal.max_discard} cards, not {len(action.cards)}"
@@ -503,15 +510,15 @@ class Hand:
             if missing:
                 return f": does not hold {format_cards(missing)}"
             return None
-        if kind is ActionKind.DRAW:
+        if kind is _DISCARD:
             return f": no drawing now; may {legal.describe()}"
-        if kind is ActionKind.FOLD and not legal.fold:
+        if kind is _FOLD and not legal.fold:
             return f": nobody has opened, pass or open; may {legal.describe()}"
-        if kind is ActionKind.CHECK and not legal.check:
+        if kind is _CHECK and not legal.check:
             return f": cannot check facing a bet; may {legal.describe()}"
-        if kind is ActionKind.CALL and not legal.call:
+        if kind is _CALL and not legal.call:
             return f": nothing to call; may {legal.describe()}"
-        if kind is ActionKind.BET:
+        if kind is _BET:
             if not legal.max_to:
                 return f": may not bet or raise now; may {legal.describe()}"
             if not legal.min_to <= action.amount <= legal.max_to:
@@ -529,10 +536,10 @@ class Hand:
             legal is not None
             and action.seat == legal.seat
             and (
-                (kind is ActionKind.CALL and legal.call)
-                or (kind is ActionKind.CHECK and legal.check)
-                or (kind is ActionKind.BET and legal.min_to <= action.amount <= legal.max_to)
-                or (kind is ActionKind.FOLD and legal.fold)
+                (kind is _CALL and legal.call)
+                or (kind is _CHECK and legal.check)
+                or (kind is _BET and legal.min_to <= action.amount <= legal.max_to)
+                or (kind is _FOLD and legal.fold)
             )
         ):
             refusal = self._refusal(action)  # validate(), inlined
@@ -542,21 +549,21 @@ class Hand:
         events = self._events
         start = len(events)
         p = self.players[self._to_act]  # type: ignore[index]
-        if kind is ActionKind.CALL:
+        if kind is _CALL:
             self._call(p)
-        elif kind is ActionKind.CHECK:
+        elif kind is _CHECK:
             self._check(p)
-        elif kind is ActionKind.BET:
+        elif kind is _BET:
             self._bet(p, action.amount)
-        elif kind is ActionKind.FOLD:
+        elif kind is _FOLD:
             self._fold(p)
-        elif kind is ActionKind.DRAW:
+        elif kind is _DISCARD:
             self._draw(p, action.cards)
         else:  # TIMEOUT
             street = self.street
-            penalized = street is Street.DRAW and self.rules.draw_timeout_penalty
+            penalized = street is _DRAW and self.rules.draw_timeout_penalty
             self._emit(_TIMED_OUT, EVERYONE, p.seat, street, penalized)
-            if street is Street.DRAW:
+            if street is _DRAW:
                 p.penalized = penalized
                 self._draw(p, ())
             elif p.wager >= self._highest:
@@ -661,7 +668,7 @@ class Hand:
         self._put(p, to - p.wager)
         increment = to - highest
         if rules.is_fixed_limit:
-            unit = rules.bet_sizes[0 if self.street is Street.PRE_DRAW else 1]
+            unit = rules.bet_sizes[0 if self.street is _PRE_DRAW else 1]
             # R16: an all-in wager of at least half a bet over the highest counts in full;
             # completing a short all-in bet is the round's bet.
             full = not p.all_in or 2 * increment >= unit or (first_bet and to >= unit)
@@ -680,7 +687,7 @@ class Hand:
                 self._min_raise = max(self._min_raise, increment)
         self._last_aggressor = p.index
         if first_bet:
-            opened = rules.is_italian and self.street is Street.PRE_DRAW
+            opened = rules.is_italian and self.street is _PRE_DRAW
             if opened:
                 self._opener = p.index
             events = self._events
@@ -701,7 +708,7 @@ class Hand:
         live = [p for p in self.players if not p.folded]
         if len(live) == 1:
             self._win_uncontested(live[0])
-        elif self.street is Street.PRE_DRAW:
+        elif self.street is _PRE_DRAW:
             if self.rules.is_italian and self._opener is None:
                 self._carry_everything("nobody opened (R40)")
             else:
@@ -737,7 +744,7 @@ class Hand:
     # ------------------------------------------------------------------- draw
 
     def _begin_draw(self) -> None:
-        self.street = Street.DRAW
+        self.street = _DRAW
         self.reached_draw = True
         self._highest = 0
         if self.rules.burn_cards:
@@ -824,7 +831,7 @@ class Hand:
     # ----------------------------------------------------------- second round
 
     def _begin_second_round(self) -> None:
-        self.street = Street.POST_DRAW
+        self.street = _POST_DRAW
         self._highest = 0
         self._bets = 0
         self._capped = False
@@ -884,7 +891,7 @@ class Hand:
             self._settle(pots, [[winner.index] for _ in pots], showdown=False)
 
     def _showdown(self) -> None:
-        self.street = Street.SHOWDOWN
+        self.street = _SHOWDOWN
         self.showdown = True
         players = self.players
         live = [p.index for p in players if not p.folded]
@@ -969,7 +976,7 @@ class Hand:
         self._emit(_POT_CARRIED, EVERYONE, amount, reason)
 
     def _end(self) -> None:
-        self.street = Street.OVER
+        self.street = _OVER
         self._to_act = None
         if self.seed is not None:
             self._emit(_DECK_REVEALED, EVERYONE, self.seed.hex())
@@ -1031,7 +1038,7 @@ class Hand:
         if self._to_act is None:
             raise AssertionError(f"nobody to act on the {self.street}")
         p = players[self._to_act]
-        if p.folded or (p.all_in and self.street is not Street.DRAW):
+        if p.folded or (p.all_in and self.street is not _DRAW):
             raise AssertionError(f"seat {p.seat} is to act but cannot")
 
     # ------------------------------------------------------------------ events
