@@ -159,6 +159,49 @@ class HandResult:
 class Hand:
     """One hand. See the module docstring; ``Hand.__init__`` deals at once."""
 
+    # Slots: attribute reads on the hot paths are direct (a hand has more attributes than
+    # CPython shares keys for in an instance dict).
+    __slots__ = (
+        "_able_count",
+        "_awards",
+        "_bets",
+        "_big_blind_index",
+        "_by_seat",
+        "_capped",
+        "_discard_pile",
+        "_draw_order",
+        "_draw_pos",
+        "_events",
+        "_explicit_posts",
+        "_first_seq",
+        "_folded_cards",
+        "_full_raises",
+        "_highest",
+        "_in_pot",
+        "_last_aggressor",
+        "_legal",
+        "_live",
+        "_middle_extra",
+        "_min_raise",
+        "_opener",
+        "_seat_order",
+        "_second_round_played",
+        "_to_act",
+        "button",
+        "carried_in",
+        "carried_out",
+        "deck",
+        "hand_id",
+        "players",
+        "rake",
+        "reached_draw",
+        "reshuffles",
+        "rules",
+        "seed",
+        "showdown",
+        "street",
+    )
+
     def __init__(
         self,
         rules: Rules,
