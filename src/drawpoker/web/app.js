@@ -183,46 +183,55 @@ async function watchMyTournaments() {
 app.checkedTournaments = new Set();
 
 /** Watch a tournament's channel (its notices, YourTable, Finished), also across
- * reconnects. ``id``: the configured id or an instance id. */
-async function watchTournament(id, name = null) {
-  if (app.tournaments.has(id)) {
-    const watch = app.tournaments.get(id);
-    if (watch && name) watch.name = name;
-    return watch;
+ * reconnects. ``id``: the configured id or an instance id. ``keep``: false for a
+ * look only (the start-up search), which lets ``unwatchTournament`` drop it;
+ * any keeping watcher (a registration, the tournament's page) makes it stay.
+ * Resolves with ``{instance, table, name}`` once the server answered. */
+async function watchTournament(id, name = null, keep = true) {
+  let watch = app.tournaments.get(id);
+  if (!watch) {
+    watch = { instance: null, table: null, name, keep, pending: null };
+    app.tournaments.set(id, watch);
+    watch.pending = subscribeTournament(id, watch);
   }
-  app.tournaments.set(id, null);
-  const watch = await subscribeTournament(id);
-  if (watch && name) watch.name = name;
-  return watch;
+  if (name) watch.name = name;
+  if (keep) watch.keep = true;
+  await watch.pending;
+  return app.tournaments.get(id) === watch ? watch : null;
 }
 app.watchTournament = watchTournament;
 
-async function subscribeTournament(id) {
+async function subscribeTournament(id, watch) {
   const reply = await app.socket.send({ type: "subscribe", table: id });
   if (reply.type !== "ok") {
-    if (reply.code !== "offline") app.tournaments.delete(id);
-    return null;
+    if (reply.code !== "offline" && app.tournaments.get(id) === watch) app.tournaments.delete(id);
+    return;
   }
   const detail = reply.detail ?? {};
-  const old = app.tournaments.get(id);
-  app.tournaments.set(id, { instance: detail.tournament ?? id, table: detail.table ?? null, name: old?.name ?? null });
-  return app.tournaments.get(id);
+  watch.instance = detail.tournament ?? id;
+  if (detail.table || !watch.table) watch.table = detail.table ?? null;
 }
 
 /** The tournament tables where this player plays now: [{id, instance, table, name}]. */
-app.myTournamentTables = () => [...app.tournaments].filter(([, w]) => w?.table && !app.finished.has(w.instance))
-  .map(([id, w]) => ({ id, ...w }));
+app.myTournamentTables = () => [...app.tournaments].filter(([, w]) => w.table && !app.finished.has(w.instance))
+  .map(([id, w]) => ({ id, instance: w.instance, table: w.table, name: w.name }));
 
+/** Stop following ``id``: ``force`` (its page closing, nothing else keeps it) or
+ * a look-only watch. */
 app.unwatchTournament = (id, force = false) => {
-  if (!app.tournaments.has(id)) return;
-  if (!force && app.view instanceof TournamentView && app.view.id === id) return; // that page follows it
+  const watch = app.tournaments.get(id);
+  if (!watch || (!force && watch.keep) || watch.table) return;
   app.tournaments.delete(id);
   app.socket.send({ type: "unsubscribe", table: id });
 };
 
-function watchedInstance(table) {
+/** The watch that follows channel ``instance`` (or a run of tournament ``id``). */
+function watchOf(instance) {
   for (const [id, watch] of app.tournaments) {
-    if (id === table || watch?.instance === table) return id;
+    if (id === instance || watch.instance === instance) return watch;
+  }
+  for (const [id, watch] of app.tournaments) {
+    if (!watch.instance && String(instance).startsWith(`${id}-`)) return watch;
   }
   return null;
 }
@@ -230,8 +239,7 @@ function watchedInstance(table) {
 /** ``YourTable``: the tournament seats this player (its start, or a move). */
 function onYourTable(message) {
   const instance = message.channel ?? String(message.table).replace(/-t\d+$/, "");
-  const id = watchedInstance(instance);
-  const watch = id ? app.tournaments.get(id) : null;
+  const watch = watchOf(instance);
   if (watch) watch.table = message.table;
   const view = app.view;
   if (view instanceof TableView && view.id === message.table) return;
@@ -254,9 +262,10 @@ function onYourTable(message) {
 
 /** ``Finished``: this player's tournament is over (place and prize). */
 function tournamentFinished(e) {
+  const known = app.finished.has(e.tournament); // (from the table and the channel)
   app.finished.set(e.tournament, e);
   for (const watch of app.tournaments.values()) {
-    if (watch?.instance === e.tournament) watch.table = null;
+    if (watch.instance === e.tournament) watch.table = null;
   }
   const view = app.view;
   if (view instanceof TableView && view.table?.tournament?.id === e.tournament && !view.table.finished) {
@@ -264,27 +273,26 @@ function tournamentFinished(e) {
     view.render();
   }
   if (view instanceof TournamentView) view.refresh();
-  if (!(view instanceof TableView && view.table?.tournament?.id === e.tournament)) {
+  if (!known && !(view instanceof TableView && view.table?.tournament?.id === e.tournament)) {
     const place = e.places?.[0] === 1 ? t("tour.you_won") : t("tour.you_finished", { place: places(e.places) });
     toast(`${place} ${e.prize ? t("tour.your_prize", { n: chips(e.prize) }) : ""}`.trim());
   }
-  refreshMe();
+  if (!known) refreshMe();
 }
 app.tournamentFinished = tournamentFinished;
 
 function onMessage(message) {
   if (message.type === "YourTable") onYourTable(message);
-  if (message.type === "event" && watchedInstance(message.table)) {
+  if (message.type === "event") {
+    // YourTable and Finished are this player's alone: whichever channel brings them.
     const e = message.event;
     if (e.type === "YourTable") onYourTable({ ...e, channel: message.table });
     if (e.type === "Finished") tournamentFinished(e);
-    if (e.type === "TournamentCancelled") {
-      for (const watch of app.tournaments.values()) {
-        if (watch?.instance === message.table) watch.table = null;
-      }
-      toast(t("log.tournament_cancelled"));
-      refreshMe(); // the refund
-    }
+  }
+  if (message.type === "event" && message.event.type === "TournamentCancelled" && watchOf(message.table)) {
+    watchOf(message.table).table = null;
+    toast(t("log.tournament_cancelled"));
+    refreshMe(); // the refund
   }
   if (message.type === "lobby") {
     if (message.full) app.lobbyRows.clear();
@@ -299,7 +307,7 @@ function onMessage(message) {
 function onOpen(welcome) {
   app.welcome = welcome;
   app.socket.send({ type: "lobby" });
-  for (const id of app.tournaments.keys()) subscribeTournament(id);
+  for (const [id, watch] of app.tournaments) watch.pending = subscribeTournament(id, watch);
   app.view?.onOpen?.(welcome);
 }
 

@@ -256,10 +256,7 @@ export class TableView {
     if ((e.type === "SatOut" || e.type === "SatIn") && e.seat === me) this.sitOutPending = false;
     if (hand && e.type === "HandEnded") this.app.refreshMe();
     if (e.type === "LevelStarted") this.fetchLevels(); // the next level's blinds and time
-    if (e.type === "Finished") {
-      this.flash = null; // the place says it all
-      this.app.tournamentFinished?.(e);
-    }
+    if (e.type === "Finished") this.flash = null; // the place says it all (app.js tells the app)
     if (e.type === "TournamentFinished") this.app.refreshMe(); // the prizes are paid
     if (e.type === "Moved") {
       this.moveTo(e);

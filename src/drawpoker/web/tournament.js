@@ -71,7 +71,7 @@ export async function findMyTournaments(app, rows, checked = new Set()) {
     const key = `${me.id} ${r.id} ${running}`;
     if (checked.has(key)) return;
     checked.add(key);
-    const watch = await app.watchTournament(r.id, r.name);
+    const watch = await app.watchTournament(r.id, r.name, false); // a look only
     if (!watch?.table && !mine.has(r.id)) app.unwatchTournament(r.id);
   }));
   return mine;
