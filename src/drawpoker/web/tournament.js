@@ -98,6 +98,7 @@ export async function changeRegistration(app, id, join, name = "") {
     }
   } else {
     app.toast(t("tour.unregistered_ok", { name, n: chips(data.refund ?? 0) }));
+    if (!(app.view instanceof TournamentView && app.view.id === id)) app.unwatchTournament(id, true);
   }
   await app.refreshMe();
   return data;
