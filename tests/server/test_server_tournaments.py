@@ -132,6 +132,11 @@ def test_register_unregister_and_errors(tmp_path: Path, database: str | None) ->
         assert r.status_code == 409
         assert "already registered" in r.json()["error"]
         assert get(server, "/api/tournaments/s3")["prize_pool"] == 100
+        mine = httpx.get(
+            server.url + "/api/tournaments", cookies={"dp_session": a["token"]}, timeout=10
+        ).json()["tournaments"]
+        assert mine[0]["you"] == {"registered": True, "playing": []}
+        assert "you" not in get(server, "/api/tournaments")["tournaments"][0]
 
         r = post(server, "/api/tournaments/s3/unregister", a["token"])
         assert r.status_code == 200
@@ -145,6 +150,11 @@ def test_register_unregister_and_errors(tmp_path: Path, database: str | None) ->
             assert post(server, "/api/tournaments/s3/register", player["token"]).status_code == 200
         detail = get(server, f"/api/tournaments/{instance}")
         assert detail["status"] == "running"
+        mine = httpx.get(
+            server.url + "/api/tournaments", cookies={"dp_session": a["token"]}, timeout=10
+        ).json()["tournaments"]
+        playing = [{"instance": instance, "table": f"{instance}-t1"}]
+        assert mine[0]["you"] == {"registered": False, "playing": playing}
         assert detail["registered"] == 3
         assert detail["prize_pool"] == 300
         assert detail["payouts"] == [300]
@@ -384,7 +394,12 @@ async def _play_by_websocket(server: Server, token: str) -> tuple[str, Client, i
     answer = await me.request({"type": "subscribe", "table": "ws6"})
     assert answer["type"] == "ok", answer
     instance = answer["detail"]["tournament"]
-    assert answer["detail"]["table"] is None
+    assert answer["detail"] == {
+        "tournament": instance,
+        "table": None,
+        "table_no": None,
+        "seat": None,
+    }
     r = await asyncio.to_thread(post, server, "/api/tournaments/ws6/register", token)
     assert r.status_code == 200, r.text
     assert r.json()["tournament"] == instance
@@ -488,6 +503,8 @@ def test_a_person_plays_a_sit_and_go_over_the_websocket(
     assert tables == [f"{instance}-t1"]  # one table: nobody moves
     kinds = {e["type"] for e in events}
     assert {"HandStarted", "CardsReceived", "Turn", "Legal", "HandEnded", "LevelStarted"} <= kinds
+    level = next(e for e in events if e["type"] == "LevelStarted")
+    assert {"level", "small_blind", "big_blind", "minutes", "next_level", "next_in_s"} <= set(level)
     finished = [e for e in events if e["type"] == "Finished"]
     assert len(finished) == 1
     mine = next(s for s in detail["standings"] if s["account"] == me["id"])

@@ -35,7 +35,17 @@ def _error(status: int, message: str) -> JSONResponse:
 
 
 async def list_tournaments(request: Request) -> Response:
-    return JSONResponse({"tournaments": [r.summary() for r in _runners(request).values()]})
+    """The rows; with a session, each says where the caller stands (``you``)."""
+    from drawpoker.server.app import _account
+
+    account = await _account(request.app.state.room, request)
+    rows = []
+    for runner in _runners(request).values():
+        row = runner.summary()
+        if account is not None:
+            row["you"] = runner.you(account.id)
+        rows.append(row)
+    return JSONResponse({"tournaments": rows})
 
 
 async def tournament_detail(request: Request) -> Response:

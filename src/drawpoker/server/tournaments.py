@@ -43,13 +43,14 @@ from sqlalchemy import Connection, select
 from drawpoker.events import Event
 from drawpoker.room.errors import RoomError, TournamentError
 from drawpoker.room.events import (
+    LevelStarted,
     PlayerEliminated,
     PlayerMoved,
     TournamentFinished,
     TournamentStarted,
 )
 from drawpoker.room.structure import Level, rules_for
-from drawpoker.room.tournament import Status, Tournament
+from drawpoker.room.tournament import Entry, Status, Tournament
 from drawpoker.rules import Rules
 from drawpoker.server import ledger, protocol
 from drawpoker.server.actor_base import Conn, SeatState, make_policy
@@ -144,14 +145,21 @@ class Run:
     def entry_of(self, s: SeatState) -> int:
         return next(e for e, state in self.seat_states.items() if state is s)
 
+    def entry_for(self, account_id: int | None) -> Entry | None:
+        """This account's entry (the living one, after a re-entry)."""
+        mine = [
+            e
+            for e in self.tournament.entries.values()
+            if (a := self.accounts.get(e.player)) is not None and a.id == account_id
+        ]
+        return next((e for e in mine if e.alive), mine[-1] if mine else None)
+
     def table_of(self, account_id: int) -> str | None:
         """The websocket table id where this account is seated now."""
-        t = self.tournament
-        for entry in t.entries.values():
-            account = self.accounts.get(entry.player)
-            if account is not None and account.id == account_id and entry.table is not None:
-                return table_id(self.id, entry.table)
-        return None
+        entry = self.entry_for(account_id)
+        if entry is None or entry.table is None:
+            return None
+        return table_id(self.id, entry.table)
 
     def is_bot(self, key: str) -> bool:
         account = self.accounts.get(key)
@@ -360,6 +368,13 @@ class Run:
         self.notices_sent = fresh[-1].seq
         for notice in fresh:
             payload = _notice(notice, self.name_of)
+            if isinstance(notice, LevelStarted):  # with the clock: minutes, the next level
+                info = self.level_info()
+                payload |= {
+                    "minutes": info["level"]["minutes"],
+                    "next_level": info["next_level"],
+                    "next_in_s": info["next_in_s"],
+                }
             self._channel(None, payload)
             on_table = {k: v for k, v in payload.items() if k != "seq"}
             on_table["notice"] = notice.seq
@@ -416,8 +431,15 @@ class Run:
     def watch(self, conn: Conn) -> dict[str, Any]:
         account_id = conn.account.id if conn.account is not None else None
         self.watchers[conn] = account_id
-        mine = self.table_of(account_id) if account_id is not None else None
-        return {"tournament": self.id, "table": mine}
+        entry = self.entry_for(account_id)
+        if entry is None or entry.table is None:
+            return {"tournament": self.id, "table": None, "table_no": None, "seat": None}
+        return {
+            "tournament": self.id,
+            "table": table_id(self.id, entry.table),
+            "table_no": entry.table,
+            "seat": entry.seat,
+        }
 
     def unwatch(self, conn: Conn) -> None:
         self.watchers.pop(conn, None)
@@ -745,6 +767,17 @@ class TournamentRunner:
         self.on_change()
 
     # ------------------------------------------------------------ the API
+
+    def you(self, account_id: int) -> dict[str, Any]:
+        """Where this account stands: registered for the open run, and the runs it
+        still plays in (with its table)."""
+        key = str(account_id)
+        playing = []
+        for run in self.running.values():
+            entry = run.entry_for(account_id)
+            if entry is not None and entry.alive:
+                playing.append({"instance": run.id, "table": run.table_of(account_id)})
+        return {"registered": key in self.current.accounts, "playing": playing}
 
     def summary(self) -> dict[str, Any]:
         """The lobby row: the run open for registration, and the runs in play."""
