@@ -23,7 +23,7 @@ export class LobbyView {
     app.lobbyListeners.add(this.listener);
     // GET /api/tournaments rows, also pushed with the lobby's websocket messages
     this.tournaments = app.tournamentRows.size ? [...app.tournamentRows.values()] : null;
-    this.mine = new Map(); // tournament id -> my line in its players (registered)
+    this.mine = new Map(); // tournament id -> where I stand (the row's ``you``)
     this.busy = new Set();
     this.checked = app.checkedTournaments; // runs asked about on the tournament channel
     this.poller = setInterval(() => {
@@ -194,7 +194,7 @@ export class LobbyView {
       if (playing) {
         buttons.append(h("a", { class: "btn primary small go", href: `#/table/${encodeURIComponent(playing.table)}` },
           t("tour.go_to_table")));
-      } else if (r.status === "registering" && mine) {
+      } else if (r.status === "registering" && mine?.registered) {
         buttons.append(h("button", { class: "btn small danger unregister", disabled: busy,
           "aria-label": t("tour.unregister_from", { name: r.name }), onclick: () => this.register(r, false) },
         t("tour.unregister")));

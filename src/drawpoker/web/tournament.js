@@ -48,31 +48,21 @@ export function myEntry(detail, me) {
   return (detail.players ?? []).find((p) => p.account === me.id) ?? null;
 }
 
-/** Where this player is registered or plays, and follow those tournaments'
- * channels (YourTable, Finished). Returns tournament id -> my line in its
- * current run's players. ``checked``: the runs already asked about. */
+/** Where this player is registered or plays, from the rows' ``you`` (sent with a
+ * session), and follow those tournaments' channels (YourTable, Finished).
+ * Returns tournament id -> ``you``. ``checked``: the runs already followed. */
 export async function findMyTournaments(app, rows, checked = new Set()) {
   const me = app.me;
   const mine = new Map();
   if (!me) return mine;
-  // The rows do not say who registered: the detail's players do.
-  await Promise.all(rows.filter((r) => r.status !== "finished" && r.status !== "cancelled").map(async (r) => {
-    const detail = await api(`/api/tournaments/${encodeURIComponent(r.id)}`);
-    const entry = detail.ok ? myEntry(detail.data, me) : null;
-    if (entry) {
-      mine.set(r.id, entry);
-      app.watchTournament(r.id, r.name);
-    }
-  }));
-  // Am I playing in a run of it? (A sit & go opens its next run when it starts,
-  // so the row may not show mine.) The channel's answer names my table.
   await Promise.all(rows.map(async (r) => {
-    const running = (r.running ?? []).map((x) => x.instance).join(" ") || (r.status === "running" ? r.instance : "");
-    const key = `${me.id} ${r.id} ${running}`;
+    const you = r.you;
+    if (!you || (!you.registered && !(you.playing ?? []).length)) return;
+    mine.set(r.id, you);
+    const key = `${me.id} ${r.id} ${(you.playing ?? []).map((p) => p.instance).join(" ")} ${you.registered}`;
     if (checked.has(key)) return;
     checked.add(key);
-    const watch = await app.watchTournament(r.id, r.name, false); // a look only
-    if (!watch?.table && !mine.has(r.id)) app.unwatchTournament(r.id);
+    await app.watchTournament(r.id, r.name); // the channel's answer names my table
   }));
   return mine;
 }
