@@ -221,6 +221,10 @@ class Deck:
             self._cards = cards
             self._arrange()
 
+    def stub(self) -> list[int]:
+        """The stub's card indexes, a new list, top of the deck last (server-only)."""
+        return self._cards[:]
+
     def peek_all(self) -> tuple[Card, ...]:
         """The stub in dealing order (server-only information)."""
         return tuple(DECK[c] for c in reversed(self._cards))

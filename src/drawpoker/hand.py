@@ -65,6 +65,7 @@ _FOLD, _CHECK, _CALL, _BET = ActionKind.FOLD, ActionKind.CHECK, ActionKind.CALL,
 _DISCARD, _TIMEOUT = ActionKind.DRAW, ActionKind.TIMEOUT
 _BIG_BLIND = PostKind.BIG_BLIND
 _LIVE_POSTS = (PostKind.SMALL_BLIND, PostKind.BIG_BLIND)
+_ALL_CARDS = list(range(52))
 
 # Fast positional constructors: make(seq, visible_to, *the event's own fields).
 _HAND_STARTED = positional_maker(HandStarted)
@@ -573,7 +574,7 @@ class Hand:
 
     def act(self, action: Action) -> list[Event]:
         """Apply a legal action; return the events it caused."""
-        legal = self.legal_actions()
+        legal = self._legal or self.legal_actions()  # usually computed for the caller already
         kind = action.kind
         if not (  # the usual betting actions are checked here; the rest by _refusal
             legal is not None
@@ -1054,23 +1055,25 @@ class Hand:
         cards, each once.
         """
         players = self.players
+        live = [p for p in players if not p.folded]
         counted = (
-            sum(1 for p in players if not p.folded),
-            sum(1 for p in players if not p.folded and not p.all_in),
-            sum(p.committed for p in players),
+            len(live),
+            len([p for p in live if not p.all_in]),
+            sum([p.committed for p in players]),
         )
         kept = (self._live, self._able_count, self._in_pot)
         if counted != kept:
             raise AssertionError(f"live, able, committed: kept {kept}, counted {counted}")
-        chips = sum(p.stack for p in players) + self.pot_total + self.rake + self.carried_out
-        start = sum(p.start for p in players) + self.carried_in
+        chips = sum([p.stack for p in players]) + self.pot_total + self.rake + self.carried_out
+        start = sum([p.start for p in players]) + self.carried_in
         if chips != start:
             raise AssertionError(f"chips: {chips} on the table, {start} at the start")
-        places = [*self.deck.peek_all(), *self._discard_pile, *self._folded_cards]
+        places = self.deck.stub() + self._discard_pile + self._folded_cards
         for p in players:
             places += p.cards
             places += p.discards
-        if sorted(places) != list(range(52)):
+        places.sort()
+        if places != _ALL_CARDS:
             counts = Counter(places)
             twice = [c for c, k in counts.items() if k > 1]
             raise AssertionError(f"cards: {len(places)} placed, twice: {format_cards(twice)}")
