@@ -32,7 +32,7 @@ from typing import Any
 from sqlalchemy import Connection, select
 
 from drawpoker.actions import Action
-from drawpoker.deck import commitment, new_seed
+from drawpoker.deck import new_seed
 from drawpoker.events import Event, HandEnded, HandStarted, PotAwarded, PotCarried
 from drawpoker.hand import Hand
 from drawpoker.room import CashTable, RoomError
@@ -440,20 +440,10 @@ class TableActor(BaseTableActor):
         players = {str(seat): [self.hand_accounts[seat], stack] for seat, stack in dealt.items()}
         hand_id = started.hand_id
 
+        row = self._hand_row(hand_id, players, seed)
+
         def txn(c: Connection) -> None:
-            c.execute(
-                hands.insert().values(
-                    id=hand_id,
-                    table_id=self.id,
-                    status="running",
-                    started_at=time.time(),
-                    players=json.dumps(players),
-                    commitment=commitment(seed),
-                    seed=seed.hex(),
-                    pot=0,
-                    rake=0,
-                )
-            )
+            c.execute(row)
             self._save(c, state)
 
         await self.store.run(txn)

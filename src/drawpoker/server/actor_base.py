@@ -13,6 +13,7 @@ one table of a running tournament.
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import random
 import secrets
@@ -21,6 +22,8 @@ from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
+
+from sqlalchemy import Insert
 
 from drawpoker.actions import Action
 from drawpoker.cards import format_cards, parse_cards
@@ -41,6 +44,7 @@ from drawpoker.rules import Rules
 from drawpoker.server import protocol
 from drawpoker.server.auth import Account
 from drawpoker.server.housebot import HouseBot, Policy
+from drawpoker.server.store import hands
 
 log = logging.getLogger("drawpoker.server.actor")
 LOG_SIZE = 4000
@@ -250,6 +254,24 @@ class BaseTableActor:
             if s.account.id == account_id:
                 return s.account.name
         return str(account_id)
+
+    def _hand_row(
+        self, hand_id: str, players: dict[str, list[int]], seed: bytes, **extra: Any
+    ) -> Insert:
+        """The ``hands`` row of a hand being dealt: running, its seed secret until the
+        end (``players``: seat -> [account id, start stack])."""
+        return hands.insert().values(
+            id=hand_id,
+            table_id=self.id,
+            status="running",
+            started_at=time.time(),
+            players=json.dumps(players),
+            commitment=commitment(seed),
+            seed=seed.hex(),
+            pot=0,
+            rake=0,
+            **extra,
+        )
 
     def _hand_view(self, me: SeatState | None, account_id: int | None) -> dict[str, Any] | None:
         """The hand in play as this viewer may see it (a snapshot's ``hand``)."""

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy import Connection
 
 from drawpoker.actions import Action
-from drawpoker.deck import commitment, new_seed
+from drawpoker.deck import new_seed
 from drawpoker.events import Event, HandEnded, HandStarted, PotAwarded
 from drawpoker.hand import Hand
 from drawpoker.room.tournament import TableState
@@ -110,23 +110,8 @@ class TournamentTableActor(BaseTableActor):
         players = {str(seat): [self.hand_accounts[seat], stack] for seat, stack in started.stacks}
         about = json.dumps(self.run_.hand_header(self.table_no, table.level))
 
-        def txn(c: Connection) -> None:
-            c.execute(
-                hands.insert().values(
-                    id=started.hand_id,
-                    table_id=self.id,
-                    status="running",
-                    started_at=time.time(),
-                    players=json.dumps(players),
-                    commitment=commitment(seed),
-                    seed=seed.hex(),
-                    pot=0,
-                    rake=0,
-                    tournament=about,
-                )
-            )
-
-        await self.run_.store.run(txn)
+        row = self._hand_row(started.hand_id, players, seed, tournament=about)
+        await self.run_.store.run(lambda c: c.execute(row))
         for s in seats.values():
             s.pre = s.pre_draw = None
         await self._publish_and_settle(events)
