@@ -157,6 +157,9 @@ class HandResult:
     showdown: bool
 
 
+_RESULT = positional_maker(HandResult)
+
+
 class Hand:
     """One hand. See the module docstring; ``Hand.__init__`` deals at once."""
 
@@ -1037,14 +1040,15 @@ class Hand:
     def result(self) -> HandResult:
         if not self.is_over:
             raise IllegalAction("the hand is not over")
-        return HandResult(
-            stacks={p.seat: p.stack for p in self.players},
-            net={p.seat: p.stack - p.start for p in self.players},
-            rake=self.rake,
-            carried_pot=self.carried_out,
-            pots=tuple(self._awards),
-            reached_draw=self.reached_draw,
-            showdown=self.showdown,
+        players = self.players
+        return _RESULT(  # stacks, net, rake, carried_pot, pots, reached_draw, showdown
+            {p.seat: p.stack for p in players},
+            {p.seat: p.stack - p.start for p in players},
+            self.rake,
+            self.carried_out,
+            tuple(self._awards),
+            self.reached_draw,
+            self.showdown,
         )
 
     def check_invariants(self) -> None:
