@@ -14,6 +14,7 @@ import httpx
 import pytest
 from sqlalchemy import select
 
+from drawpoker.bots.remote import RemoteBot
 from drawpoker.server import auth, ledger
 from drawpoker.server.auth import STARTING_CHIPS
 from drawpoker.server.store import (
@@ -456,15 +457,29 @@ async def _play_by_websocket(server: Server, token: str) -> tuple[str, Client, i
 def test_a_person_plays_a_sit_and_go_over_the_websocket(
     tmp_path: Path, database: str | None
 ) -> None:
-    """5 bots and a test player who plays every decision over the websocket; the
-    player sees only their own cards, and the books balance at the end."""
-    config = sng(
-        "ws6", max_entries=6, bots=5, bot_register_s=0.05, action_time_s=5.0, between_hands_s=0.1
-    )
+    """A sit & go of 6 websocket clients: 5 remote bots and a test player who plays
+    every decision; the player sees only their own cards, everyone hears their own
+    place and prize, and the books balance at the end."""
+    config = sng("ws6", max_entries=6, action_time_s=5.0, between_hands_s=0.1)
     server = start(tmp_path, database, [config])
+
+    async def field(token: str) -> tuple[tuple[str, Client, int, list[str]], list[Any]]:
+        kinds = ["tag", "shark", "calling-station", "random", "tag"]
+        bots = [RemoteBot(server.url, kind=kind, seed=i) for i, kind in enumerate(kinds)]
+        for bot in bots:
+            await bot.connect()
+        try:
+            person, *results = await asyncio.gather(
+                _play_by_websocket(server, token), *(b.play_tournament("ws6") for b in bots)
+            )
+        finally:
+            for bot in bots:
+                await bot.close()
+        return person, results
+
     try:
         me = server.guest()
-        instance, client, acted, tables = asyncio.run(_play_by_websocket(server, me["token"]))
+        (instance, client, acted, tables), bots = asyncio.run(field(me["token"]))
         detail = get(server, f"/api/tournaments/{instance}")
         my_balance = server.me(me["token"])["balance"]
         cookies = {"dp_session": me["token"]}
@@ -519,6 +534,11 @@ def test_a_person_plays_a_sit_and_go_over_the_websocket(
     standings = detail["standings"]
     shared = [tuple(s["places"]) for s in standings]
     assert sorted(p for places in set(shared) for p in places) == [1, 2, 3, 4, 5, 6]
+    by_name = {s["name"]: s for s in standings}
+    for bot in bots:  # each remote bot heard its own place and prize
+        assert bot.tournament == instance
+        assert list(bot.places) == by_name[bot.bot]["places"]
+        assert bot.prize == by_name[bot.bot]["prize"]
     prizes = {str(s["account"]): s["prize"] for s in standings if s["prize"]}
     assert sum(prizes.values()) == 600
     assert my_balance == STARTING_CHIPS - 110 + prizes.get(str(me["id"]), 0)
