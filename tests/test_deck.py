@@ -138,3 +138,32 @@ def test_shuffle_with_rejected_words_follows_the_recipe() -> None:
         expected[i], expected[j] = expected[j], expected[i]
     assert items == expected
     assert stream.below(1_000_000) == next(pending) % 1_000_000  # the stream continues
+
+
+def test_reshuffle_continues_the_documented_keystream() -> None:
+    """A reshuffle sorts its cards and shuffles them with the words after the first deck's."""
+    stream = b"".join(hashlib.sha256(SEED + i.to_bytes(8, "big")).digest() for i in range(64))
+    pos = 0
+
+    def below(n: int) -> int:
+        nonlocal pos
+        limit = 2**32 - 2**32 % n
+        while True:
+            x = int.from_bytes(stream[pos : pos + 4], "big")
+            pos += 4
+            if x < limit:
+                return x % n
+
+    def shuffle(cards: list[int]) -> list[int]:
+        for i in range(len(cards) - 1, 0, -1):
+            j = below(i + 1)
+            cards[i], cards[j] = cards[j], cards[i]
+        return cards
+
+    first = shuffle(list(range(52)))[::-1]  # dealing order
+    deck = Deck.from_seed(SEED)
+    assert deck.deal(45) == first[:45]
+    thrown = first[:20]
+    deck.reshuffle(thrown)
+    expected = shuffle(sorted([*first[45:], *thrown]))[::-1]
+    assert deck.deal(len(deck)) == expected
