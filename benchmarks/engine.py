@@ -84,8 +84,9 @@ def pokerkit_hands(hands: int, seed: int) -> float:
         for _ in range(hands):
             state = game.start([STACK] * PLAYERS)
             while state.status:
-                if state.can_stand_pat_or_discard():
-                    held = state.hole_cards[state.stand_patter_or_discarder_index]
+                drawing = state.standing_pat_or_discarding_statuses  # no raise-and-catch query
+                if any(drawing):
+                    held = state.hole_cards[drawing.index(True)]
                     state.stand_pat_or_discard(random_discard(rng, held, 5))
                     continue
                 low = high = 0
