@@ -71,14 +71,12 @@ class Action:
 
     @classmethod
     def draw(cls, seat: int, cards: str | tuple[int, ...] = ()) -> Action:
-        if type(cards) is tuple:  # card indexes, distinct: as parse_cards, without its loop
+        if type(cards) is tuple and type(seat) is int:
+            # Distinct card indexes, the usual case: as parse_cards, without its loop.
             known = [DECK[c] for c in cards if type(c) is int and 0 <= c < 52]
-            parsed = tuple(known) if len(set(known)) == len(cards) else parse_cards(cards)
-        else:
-            parsed = parse_cards(cards)
-        if type(seat) is int:
-            return _make(seat, _DRAW, 0, parsed)
-        return cls(seat, _DRAW, 0, parsed)
+            if len(set(known)) == len(cards):
+                return _make(seat, _DRAW, 0, tuple(known))
+        return cls(seat, _DRAW, 0, parse_cards(cards) if isinstance(cards, str) else cards)
 
     @classmethod
     def stand_pat(cls, seat: int) -> Action:
