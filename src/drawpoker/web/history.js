@@ -6,12 +6,24 @@ import { t, tn } from "./i18n.js";
 import { replayTo } from "./state.js";
 import { renderFelt, logLine } from "./table.js";
 
+const REFRESH_MS = 4000;
+
+function ids(hands) {
+  return hands.map((hand) => `${hand.id}:${hand.status}`).join(" ");
+}
+
 export class HistoryView {
   constructor(app) {
     this.app = app;
     this.el = h("section", { class: "history", "aria-labelledby": "history-title" });
     this.hands = null;
     this.load();
+    // A hand is listed once its record is written, a moment after it ends: look again
+    // while the list is open.
+    this.timer = setInterval(() => {
+      if (!this.el.isConnected && this.hands !== null) clearInterval(this.timer);
+      else if (this.el.isConnected && !this.needLogin) this.load();
+    }, REFRESH_MS);
   }
 
   async load() {
@@ -23,9 +35,11 @@ export class HistoryView {
       return;
     }
     const { ok, status, data } = await api("/api/hands");
-    this.hands = ok ? data.hands : [];
+    const hands = ok ? data.hands : [];
+    const same = this.hands !== null && ids(hands) === ids(this.hands);
+    this.hands = hands;
     this.needLogin = status === 401;
-    this.render();
+    if (!same) this.render();
   }
 
   render() {
