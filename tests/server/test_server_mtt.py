@@ -74,7 +74,9 @@ def test_fifty_bot_clients_play_a_scheduled_tournament(
     finally:
         server.stop()
 
-    assert detail["status"] == "finished"
+    assert detail["status"] == "finished", {
+        k: detail[k] for k in ("status", "hands", "players_left")
+    }
     assert detail["registered"] == PLAYERS
     assert detail["prize_pool"] == PLAYERS * 20
     notices = Counter(n["type"] for n in detail["notices"])

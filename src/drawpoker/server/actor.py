@@ -117,7 +117,7 @@ class TableActor(BaseTableActor):
 
     async def start(self) -> None:
         await self.store.run(self._load)
-        self.run()
+        self.start_loop()
         if self.restored:  # a hand cancelled on restore, leaves applied
             await self._publish_and_settle(self.restored)
         bots = sum(1 for s in self.seats.values() if s.bot)

@@ -170,7 +170,7 @@ class BaseTableActor:
 
     # ------------------------------------------------------------ plumbing
 
-    def run(self) -> None:
+    def start_loop(self) -> None:
         self.task = asyncio.create_task(self._loop(), name=f"table-{self.id}")
 
     async def stop(self) -> None:

@@ -14,6 +14,7 @@ else fold; stand pat at the draw. Their stack is blinded off, never removed.
 from __future__ import annotations
 
 import json
+import logging
 import time
 from typing import TYPE_CHECKING, Any
 
@@ -28,6 +29,8 @@ from drawpoker.server import protocol
 from drawpoker.server.actor_base import BaseTableActor, SeatState, pre_dict, seat_no
 from drawpoker.server.store import hand_players, hands
 
+log = logging.getLogger("drawpoker.server.tournaments")
+
 if TYPE_CHECKING:
     from drawpoker.server.tournaments import Run
 
@@ -40,7 +43,7 @@ def table_id(instance: str, table_no: int) -> str:
 class TournamentTableActor(BaseTableActor):
     def __init__(self, run: Run, table_no: int) -> None:
         super().__init__(table_id(run.id, table_no), on_change=run.on_change)
-        self.run_ = run
+        self.run = run
         self.table_no = table_no
         spec = run.spec
         self.action_time_s = spec.action_time_s
@@ -50,7 +53,7 @@ class TournamentTableActor(BaseTableActor):
 
     @property
     def table(self) -> TableState | None:
-        return self.run_.tournament.tables.get(self.table_no)
+        return self.run.tournament.tables.get(self.table_no)
 
     @property
     def hand(self) -> Hand | None:
@@ -62,34 +65,37 @@ class TournamentTableActor(BaseTableActor):
         table = self.table
         if table is None:
             return {}
-        return {seat: self.run_.seat_state(entry, seat) for seat, entry in table.seats.items()}
+        return {seat: self.run.seat_state(entry, seat) for seat, entry in table.seats.items()}
 
     def _apply(self, action: Action) -> list[Event]:
-        return self.run_.tournament.act(self.table_no, action, time.time())
+        return self.run.tournament.act(self.table_no, action, time.time())
 
     def _timeout(self, seat: int) -> list[Event]:
-        return self.run_.tournament.timeout(self.table_no, seat, time.time())
+        return self.run.tournament.timeout(self.table_no, seat, time.time())
 
     def _plays_for_absent(self, s: SeatState) -> bool:
         return s.account.id not in self.watchers.values()
 
     async def _settle(self, event: Event) -> None:
         if isinstance(event, HandEnded):
-            await self._record_hand()
-            await self.run_.after_hand()
+            try:
+                await self._record_hand()
+            except Exception:  # the tournament goes on; the next record saves it whole
+                log.exception("tournament table %s: the hand could not be recorded", self.id)
+            await self.run.after_hand()
 
     # ------------------------------------------------------------ hands
 
     def _schedule_next_hand(self, delay: float) -> None:
         if self.next_hand_at is not None or self.stopped or self.closed or self.hand is not None:
             return
-        if self.table_no not in self.run_.tournament.ready_tables():
+        if self.table_no not in self.run.tournament.ready_tables():
             return  # the run pokes the table again when it may deal
         self.next_hand_at = self._later(delay, self._start_hand)
 
     async def _start_hand(self) -> None:
         self.next_hand_at = None
-        t = self.run_.tournament
+        t = self.run.tournament
         if self.closed or self.table_no not in t.ready_tables():
             return
         seed = new_seed()
@@ -108,10 +114,10 @@ class TournamentTableActor(BaseTableActor):
             if sit is not None:
                 sit(seat, hand.rules)
         players = {str(seat): [self.hand_accounts[seat], stack] for seat, stack in started.stacks}
-        about = json.dumps(self.run_.hand_header(self.table_no, table.level))
+        about = json.dumps(self.run.hand_header(self.table_no, table.level))
 
         row = self._hand_row(started.hand_id, players, seed, tournament=about)
-        await self.run_.store.run(lambda c: c.execute(row))
+        await self.run.store.run(lambda c: c.execute(row))
         for s in seats.values():
             s.pre = s.pre_draw = None
         await self._publish_and_settle(events)
@@ -127,10 +133,10 @@ class TournamentTableActor(BaseTableActor):
         history = json.dumps([[e.visible_to, protocol.event_dict(e)] for e in hand_events])
         pot = sum(e.amount for e in hand_events if isinstance(e, PotAwarded))
         accounts_in = dict(self.hand_accounts)
-        run = self.run_
+        run = self.run
         due = run.prizes_due()  # who busted in the money, in this hand or before
-        paid = {**run.paid_entries, **due}
-        state = run.state_json(paid)
+        run.paid_entries.update(due)  # now, so another table's record does not pay them too
+        state = run.state_json()
         status = run.saved_status()
 
         def txn(c: Connection) -> None:
@@ -149,11 +155,15 @@ class TournamentTableActor(BaseTableActor):
             run.credit(c, due)
             run.save(c, state, status)
 
-        await run.store.run(txn)
-        run.paid_entries = paid
+        try:
+            await run.store.run(txn)
+        except Exception:
+            for entry_id in due:
+                run.paid_entries.pop(entry_id, None)
+            raise
         for s in self.seats.values():
             s.pre = s.pre_draw = None
-            s.time_bank = min(self.run_.spec.time_bank_s, s.time_bank + 2.0)
+            s.time_bank = min(self.run.spec.time_bank_s, s.time_bank + 2.0)
         self.on_change()
 
     # ------------------------------------------------------------ views
@@ -162,12 +172,12 @@ class TournamentTableActor(BaseTableActor):
         me = self._seat_of(account_id)
         hand_view = self._hand_view(me, account_id)
         table = self.table
-        spec = self.run_.spec
+        spec = self.run.spec
         return {
             "table": self.id,
             "name": f"{spec.name} - table {self.table_no}",
             "epoch": self.epoch,
-            "rules": self.run_.rules_now().summary(),
+            "rules": self.run.rules_now().summary(),
             "max_seats": spec.seats_per_table,
             "min_buy_in": None,
             "max_buy_in": None,
@@ -177,13 +187,13 @@ class TournamentTableActor(BaseTableActor):
             "pre_action": pre_dict(me),
             "seats": [self._seat_public(s) for s in sorted(self.seats.values(), key=seat_no)],
             "hand": hand_view,
-            "tournament": {**self.run_.level_info(), "table_no": self.table_no},
+            "tournament": {**self.run.level_info(), "table_no": self.table_no},
         }
 
     def _seat_public(self, s: SeatState) -> dict[str, Any]:
         hand = self.hand
-        t = self.run_.tournament
-        entry = t.entries[self.run_.entry_of(s)]
+        t = self.run.tournament
+        entry = t.entries[self.run.entry_of(s)]
         dealt = hand is not None and s.seat in self.hand_accounts
         return {
             "seat": s.seat,

@@ -213,18 +213,18 @@ class Run:
 
     # ------------------------------------------------------------ saving
 
-    def state_json(self, paid: Mapping[int, int] | None = None) -> str:
-        credited = self.paid_entries if paid is None else paid
-        return saved_state(self.tournament, self.accounts, credited)
+    def state_json(self) -> str:
+        return saved_state(self.tournament, self.accounts, self.paid_entries)
 
     @property
     def paid(self) -> dict[int, int]:
         """Prizes credited so far, by account id."""
-        out: dict[int, int] = {}
-        for entry_id, prize in self.paid_entries.items():
-            account = self.accounts[self.tournament.entries[entry_id].player]
-            out[account.id] = out.get(account.id, 0) + prize
-        return out
+        return _by_account(self, self.paid_entries)
+
+    def prizes_by_account(self) -> dict[int, int]:
+        """Every prize won, by account id."""
+        t = self.tournament
+        return _by_account(self, {e.entry_id: e.prize for e in t.entries.values() if e.prize})
 
     def prizes_due(self) -> dict[int, int]:
         """Prizes of placed entries not credited yet: entry id -> prize."""
@@ -282,7 +282,7 @@ class Run:
                 actor = TournamentTableActor(self, table_no)
                 self.actors[table_no] = actor
                 self.runner.tables[actor.id] = actor
-                actor.run()
+                actor.start_loop()
 
     def _close_broken_tables(self) -> None:
         for table_no, actor in self.actors.items():
@@ -738,27 +738,33 @@ class TournamentRunner:
     # ------------------------------------------------------------ the end
 
     async def pay(self, run: Run) -> None:
-        """Credit the prizes not credited yet (each finisher's was, in the record of
-        the hand they busted in) and save the run as ``paid``: the pool ends at 0."""
+        """Credit what the ledger has not credited yet of each prize (each finisher's
+        was, in the record of the hand they busted in) and save the run as ``paid``:
+        the pool ends at 0."""
         t = run.tournament
         total = sum(e.prize for e in t.entries.values())
         if total != t.prize_pool:
-            raise ledger.LedgerError(
-                f"{run.id}: prizes {total} differ from the pool {t.prize_pool}"
-            )
-        due = run.prizes_due()
-        paid = {**run.paid_entries, **due}
-        state = run.state_json(paid)
+            raise ledger.LedgerError(f"{run.id}: prizes {total}, the pool {t.prize_pool}")
+        run.paid_entries.update(run.prizes_due())
+        state = run.state_json()
 
         def txn(c: Connection) -> None:
-            run.credit(c, due)
+            owed = run.prizes_by_account()
+            for account, amount in prizes_credited(c, run.id).items():
+                owed[account] = owed.get(account, 0) - amount
+            if any(amount < 0 for amount in owed.values()):
+                raise ledger.LedgerError(f"{run.id}: more credited than won: {owed}")
+            rest = {a: amount for a, amount in owed.items() if amount}
+            if rest:
+                entries = [(pool(run.id), -sum(rest.values()))]
+                entries += [(ledger.player(a), amount) for a, amount in rest.items()]
+                ledger.post(c, PRIZES, entries, ref=run.id, no_overdraft=(pool(run.id),))
             held = ledger.balance(c, pool(run.id))
             if held:
                 raise ledger.LedgerError(f"{pool(run.id)} holds {held} after the prizes")
             run.save(c, state, "paid")
 
         await self.store.run(txn)
-        run.paid_entries = paid
 
     def retire(self, run: Run) -> None:
         self.running.pop(run.id, None)
@@ -896,6 +902,29 @@ class TournamentRunner:
             "paid": {str(a): p for a, p in run.paid.items()},
             "notices": [_notice(n, run.name_of) for n in t.notices[-NOTICES:]],
         }
+
+
+def _by_account(run: Run, by_entry: Mapping[int, int]) -> dict[int, int]:
+    out: dict[int, int] = {}
+    for entry_id, prize in by_entry.items():
+        account = run.accounts[run.tournament.entries[entry_id].player]
+        out[account.id] = out.get(account.id, 0) + prize
+    return out
+
+
+def prizes_credited(conn: Connection, instance: str) -> dict[int, int]:
+    """What the ledger credited to players as prizes of one run, by account id."""
+    rows = conn.execute(
+        select(ledger_entries.c.account, ledger_entries.c.amount)
+        .join(ledger_tx, ledger_tx.c.id == ledger_entries.c.tx_id)
+        .where(ledger_tx.c.ref == instance, ledger_tx.c.kind == PRIZES)
+    ).all()
+    out: dict[int, int] = {}
+    for account, amount in rows:
+        if str(account).startswith("player:"):
+            key = int(str(account).split(":", 1)[1])
+            out[key] = out.get(key, 0) + int(amount)
+    return out
 
 
 def saved_state(t: Tournament, accounts: Mapping[str, Account], paid: Mapping[int, int]) -> str:

@@ -288,8 +288,14 @@ class RemoteBot:
 
     async def _call(self, method: str, path: str, body: Any = None) -> httpx.Response:
         headers = {"Cookie": f"dp_session={self.token}"} if self.token else {}
+        client = self._http_client()
         try:
-            return await self._http_client().request(method, path, json=body, headers=headers)
+            try:
+                return await client.request(method, path, json=body, headers=headers)
+            except httpx.RemoteProtocolError:
+                # A kept-alive connection the server closed as it was reused: once more
+                # on a new one (a repeated registration is answered "already registered").
+                return await client.request(method, path, json=body, headers=headers)
         except httpx.HTTPError as error:
             raise RemoteBotError(f"cannot reach the server at {self.server}: {error}") from None
 
