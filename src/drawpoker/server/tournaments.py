@@ -115,7 +115,7 @@ class Run:
         self.created_at = time.time()
         self.finished_at: float | None = None
         self.paid_entries: dict[int, int] = {}  # entry id -> prize credited
-        self.cancelled = False  # too few entries, or a failure: buy-ins and fees refunded
+        self.cancelled = False  # too few entries, or tables that could not open: refunded
         self._ticker: asyncio.Task[None] | None = None
         self._ending = False
 
@@ -319,7 +319,8 @@ class Run:
         self.on_change()
 
     async def finish(self) -> None:
-        """Pay the prizes (or refund after a failure) and retire the run."""
+        """Pay what is left of the prizes and retire the run (a payout that fails
+        waits for the next start: the pool keeps the chips)."""
         try:
             await self.runner.pay(self)
         except asyncio.CancelledError:
