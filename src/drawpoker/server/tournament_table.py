@@ -117,7 +117,14 @@ class TournamentTableActor(BaseTableActor):
         about = json.dumps(self.run.hand_header(self.table_no, table.level))
 
         row = self._hand_row(started.hand_id, players, seed, tournament=about)
-        await self.run.store.run(lambda c: c.execute(row))
+        state = self.run.state_json()  # with this hand in play: a restart cancels it
+        status = self.run.saved_status()
+
+        def txn(c: Connection) -> None:
+            c.execute(row)
+            self.run.save(c, state, status)
+
+        await self.run.store.run(txn)
         for s in seats.values():
             s.pre = s.pre_draw = None
         await self._publish_and_settle(events)
