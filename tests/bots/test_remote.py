@@ -188,7 +188,10 @@ def test_remote_bots_survive_a_server_restart(tmp_path: Path) -> None:
         assert all(bot.reconnects >= 1 for bot in bots)
         assert sum(r.net for r in results) == 0
         assert sum(r.cashed_out for r in results) == 400
+        # The first bot to reach 6 hands leaves, and the other stops when left alone:
+        # the hand the crash cancelled may have counted for one of them only.
+        assert max(r.hands for r in results) >= 6, results
         for result in results:
-            assert result.hands >= 6 or result.cashed_out in (0, 400), result
+            assert result.hands >= 5 or result.cashed_out in (0, 400), result
     finally:
         server.stop()
