@@ -259,11 +259,7 @@ class TableActor(BaseTableActor):
             from drawpoker.server.auth import ensure_bot
 
             account = ensure_bot(conn, name)
-            have = ledger.balance(conn, ledger.player(account.id))
-            if have < buy_in:
-                ledger.transfer(
-                    conn, "bot-refill", ledger.BANK, ledger.player(account.id), buy_in - have
-                )
+            ledger.refill_bot(conn, account.id, buy_in)
             return account
 
         account = await self.store.run(refill)
@@ -507,14 +503,7 @@ class TableActor(BaseTableActor):
         amount = self.config.max_buy_in
         account_id = s.account.id
 
-        def refill(c: Connection) -> None:
-            have = ledger.balance(c, ledger.player(account_id))
-            if have < amount:
-                ledger.transfer(
-                    c, "bot-refill", ledger.BANK, ledger.player(account_id), amount - have
-                )
-
-        await self.store.run(refill)
+        await self.store.run(ledger.refill_bot, account_id, amount)
         await self._top_up(s, amount)
         self._events(self.table.sit_in(s.seat, post=False))
 

@@ -126,6 +126,13 @@ def transfer(
     return post(conn, kind, [(source, -amount), (target, amount)], ref=ref, no_overdraft=guard)
 
 
+def refill_bot(conn: Connection, account_id: int, at_least: int) -> None:
+    """Give a bot's balance play chips from the bank up to ``at_least``."""
+    have = balance(conn, player(account_id))
+    if have < at_least:
+        transfer(conn, "bot-refill", BANK, player(account_id), at_least - have)
+
+
 def history(conn: Connection, account: str, limit: int = 100) -> list[dict[str, Any]]:
     """The latest transactions touching ``account``, newest first."""
     rows = conn.execute(

@@ -721,11 +721,7 @@ class TournamentRunner:
 
             def refill(c: Connection, name: str = name, cost: int = cost) -> Account:
                 account = ensure_bot(c, name)
-                have = ledger.balance(c, ledger.player(account.id))
-                if have < cost:
-                    ledger.transfer(
-                        c, "bot-refill", ledger.BANK, ledger.player(account.id), cost - have
-                    )
+                ledger.refill_bot(c, account.id, cost)
                 return account
 
             try:
