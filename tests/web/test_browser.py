@@ -16,12 +16,61 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from .helpers import DESKTOP, PHONE, screenshot
 
 
-def press(page: Any, selector: str, phone: bool) -> None:
+def press(page: Any, selector: str, phone: bool, timeout: float | None = None) -> None:
     target = page.locator(selector).first
     if phone:
-        target.tap()
+        target.tap(timeout=timeout)
     else:
-        target.click()
+        target.click(timeout=timeout)
+
+
+# A click on a card waits this long at most for its card to be enabled: the next hand is
+# dealt 1.2 s after one ends, so a click never runs on into the next hand's cards.
+CARD_CLICK_MS = 1000
+# An action button the test saw enabled stays until we act (30 s clock); a little
+# patience for a slow page, no more.
+ACTION_CLICK_MS = 5000
+
+
+def try_press(page: Any, selector: str, phone: bool, timeout: float) -> bool:
+    """Press ``selector`` unless it stays unavailable for ``timeout`` ms (the table
+    moved on since the test looked): False then, and the caller looks again."""
+    try:
+        press(page, selector, phone, timeout=timeout)
+    except PlaywrightTimeout:
+        return False
+    return True
+
+
+# One consistent look at the table: everything ``play`` decides on, read in a single
+# evaluation, so that the hand, its street, the cards and the buttons belong together
+# (separate reads may straddle the end of a hand and the deal of the next).
+TABLE_STATE = """() => {
+  const felt = document.querySelector(".felt");
+  const cards = [...document.querySelectorAll("#my-hand .card")];
+  const ready = (id) => {
+    const el = document.getElementById(id);
+    return Boolean(el && !el.disabled);
+  };
+  return {
+    street: felt?.dataset.street ?? "",
+    hand: felt?.dataset.hand ?? "",
+    showdown: felt?.dataset.showdown === "1",
+    cards: cards.map((c) => c.dataset.card),
+    enabled: cards.filter((c) => !c.disabled).length,
+    marked: cards.filter((c) => c.getAttribute("aria-pressed") === "true")
+      .map((c) => c.dataset.card),
+    discard: document.getElementById("discard")?.innerText ?? null,
+    ready: Object.fromEntries(["stand-pat", "discard", "bet", "check", "call", "pre-draw"]
+      .map((id) => [id, ready(id)])),
+    result: document.getElementById("result")?.innerText ?? "",
+  };
+}"""
+
+
+def table_state(page: Any) -> dict[str, Any]:
+    state: dict[str, Any] = page.evaluate(TABLE_STATE)
+    return state
 
 
 def filter_lobby(page: Any, phone: bool) -> None:
@@ -91,25 +140,33 @@ class Progress:
 def mark_two(page: Any, phone: bool) -> list[str] | None:
     """Mark two cards; the first is tapped three times: marked, unmarked, marked.
 
-    None if the hand ended meanwhile (everybody folded to us): marking is over.
+    None if marking in this hand ended meanwhile (everybody folded to us, the hand is
+    over): the clicks are for this hand's cards only, never the next hand's.
     """
-    first = '#my-hand .card[data-index="0"]'
-    fourth = '#my-hand .card[data-index="3"]'
-    for selector, state in ((first, "true"), (first, "false"), (first, "true"), (fourth, "true")):
-        if page.locator(f"{selector}:not([disabled])").count() == 0:
-            return None
+    hand = table_state(page)["hand"]
+
+    def over() -> bool:
+        now = table_state(page)
+        return now["hand"] != hand or now["enabled"] == 0
+
+    for index, state in ((0, "true"), (0, "false"), (0, "true"), (3, "true")):
+        selector = f'#my-hand .card[data-index="{index}"]'
         for attempt in range(3):
-            press(page, selector, phone)
-            try:
-                page.wait_for_selector(f'{selector}[aria-pressed="{state}"]', timeout=2000)
-                break
-            except PlaywrightTimeout:
-                if page.locator(f"{selector}:not([disabled])").count() == 0:
-                    return None
-                if attempt == 2:
-                    raise
-    chosen = marked(page)
-    assert len(chosen) == 2
+            if over():
+                return None
+            if try_press(page, selector, phone, CARD_CLICK_MS):
+                try:
+                    page.wait_for_selector(f'{selector}[aria-pressed="{state}"]', timeout=2000)
+                    break
+                except PlaywrightTimeout:
+                    pass
+            if attempt == 2 and not over():
+                raise AssertionError(f"card {index} of hand {hand} is not aria-pressed={state}")
+    end = table_state(page)
+    if end["hand"] != hand or end["enabled"] == 0:
+        return None
+    chosen: list[str] = end["marked"]
+    assert len(chosen) == 2, end
     return chosen
 
 
@@ -122,71 +179,72 @@ def play(
     shot: str = "",
     until: Callable[[Progress], bool] = Progress.done,
 ) -> Progress:
-    """Play hands until every step of the story has happened (or time runs out)."""
+    """Play hands until every step of the story has happened (or time runs out).
+
+    Each round looks at the table once (``table_state``) and acts on that look; an
+    action is pressed only when its button is enabled (not while the previous one is
+    on its way to the server)."""
     progress = Progress()
     marked_in: str | None = None
+    auto_in: str | None = None  # the hand whose draw was held (R25)
     discards: list[str] = []
     drew_in: str | None = None
     shot_taken = False
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline and not until(progress):
-        felt = page.locator(".felt")
-        street = felt.get_attribute("data-street") or ""
-        hand = felt.get_attribute("data-hand") or ""
+        s = table_state(page)
+        street, hand, cards, ready = s["street"], s["hand"], s["cards"], s["ready"]
         if hand:
             progress.hands.add(hand)
-        cards = my_cards(page)
-        enabled = page.locator("#my-hand .card:not([disabled])").count()
-        if street == "pre-draw" and hand != marked_in and len(cards) == 5 and enabled == 5:
+        if (
+            marked_in == hand
+            and not progress.discarded
+            and street in ("post-draw", "showdown", "over")
+            and discards
+            and hand == (auto_in if auto_draw else drew_in)
+            and len(cards) == 5
+            and all(c and c not in discards for c in cards[:1] + cards[3:4])
+        ):
+            # The replacements are in the hand at once, where the discards were;
+            # marking is over.
+            assert s["enabled"] == 0, s
+            assert not s["marked"], s
+            progress.discarded = True
+        if s["showdown"] and "wins" in s["result"] and "with" in s["result"]:
+            progress.showdown = True
+            progress.results.append(s["result"])
+        if street == "pre-draw" and hand != marked_in and len(cards) == 5 and s["enabled"] == 5:
             chosen = mark_two(page, phone)
             marked_in = hand
             if chosen is None:
                 continue
             discards = chosen
             progress.marked_first_round = True
-            if auto_draw:
-                press(page, "#pre-draw", phone)
-                page.wait_for_selector("#pre-draw:checked")
+            if auto_draw and try_press(page, "#pre-draw", phone, CARD_CLICK_MS):
+                # (the draw turn may have come first: then we draw by hand this time)
+                page.wait_for_selector("#pre-draw:checked, #auto-drawing")
+                auto_in = hand
             continue
-        if page.locator("#discard").count():
-            assert not auto_draw, "the held draw should have been carried out at once"
+        if ready["stand-pat"]:  # our turn to draw
+            assert auto_in != hand, "the held draw should have been carried out at once"
             if marked_in != hand:  # no chance to mark in the first round: mark now
                 discards = mark_two(page, phone) or []
                 marked_in = hand
-            assert page.locator("#discard").inner_text() == "Discard 2 Cards"
+                s = table_state(page)
+                if not discards or s["hand"] != hand:
+                    continue
+            assert s["discard"] == "Discard 2 Cards", s
             if shot and not shot_taken:
                 screenshot(page, shot)
                 shot_taken = True
-            press(page, "#discard", phone)
-            drew_in = hand
-        elif page.locator("#stand-pat").count() and marked_in != hand:
-            press(page, "#stand-pat", phone)
-        elif page.locator("#bet").count() and street == "post-draw" and not progress.bet:
-            press(page, "#bet", phone)
-            progress.bet = True
-        elif page.locator("#check").count():
-            press(page, "#check", phone)
-        elif page.locator("#call").count():
-            press(page, "#call", phone)
-        if (
-            marked_in == hand
-            and not progress.discarded
-            and street in ("post-draw", "showdown", "over")
-            and discards
-            and (drew_in == hand or auto_draw)
-            and len(cards) == 5
-            and all(c and c not in discards for c in cards[:1] + cards[3:4])
-        ):
-            # The replacements are in the hand at once, where the discards were;
-            # marking is over.
-            assert page.locator("#my-hand .card:not([disabled])").count() == 0
-            assert not marked(page)
-            progress.discarded = True
-        if felt.get_attribute("data-showdown") == "1":
-            text = page.evaluate("document.querySelector('#result')?.innerText ?? ''")
-            if "wins" in text and "with" in text:
-                progress.showdown = True
-                progress.results.append(text)
+            if try_press(page, "#discard", phone, ACTION_CLICK_MS):
+                drew_in = hand
+        elif ready["bet"] and street == "post-draw" and not progress.bet:
+            progress.bet = try_press(page, "#bet", phone, ACTION_CLICK_MS)
+        elif ready["check"]:
+            try_press(page, "#check", phone, ACTION_CLICK_MS)
+        elif ready["call"]:
+            try_press(page, "#call", phone, ACTION_CLICK_MS)
         page.wait_for_timeout(80)
     return progress
 
