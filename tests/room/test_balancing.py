@@ -5,6 +5,8 @@ from __future__ import annotations
 import pytest
 
 from drawpoker.room.balancing import (
+    BlindRisk,
+    blind_risk,
     fair_seat,
     largest,
     next_big_blind,
@@ -55,3 +57,14 @@ def test_largest_and_smallest() -> None:
     assert largest(sizes, [1, 2, 3, 4]) == 2
     assert largest(sizes, [1, 4]) == 1
     assert largest(sizes, []) is None
+
+
+def test_blind_risk() -> None:
+    # last big blind seat 1; seat 2 is next in turn
+    assert blind_risk(4, {1, 2, 3}, 1, recent={1}) is BlindRisk.CLEAN
+    assert blind_risk(4, {1, 2, 3}, 1, recent={1, 2}) is BlindRisk.PASSED
+    assert blind_risk(4, {1, 2, 3}, 1, recent={1, 2, 3}) is BlindRisk.TWICE
+    # in a hand: seat 2 was dealt in and may go out; seat 3 waits and stays
+    assert blind_risk(4, {1, 2, 3}, 1, recent={1, 3}, sure={3}) is BlindRisk.UNSURE
+    assert blind_risk(4, {1, 2, 3}, 1, recent={1}, sure={3}) is BlindRisk.CLEAN
+    assert blind_risk(4, {1, 2}, None, recent={1}) is BlindRisk.CLEAN  # a new table

@@ -246,3 +246,31 @@ def test_big_blind_goes_round_every_player_once(n: int, data: st.DataObject) -> 
         p = plan(seats, p, n=n)
         bbs.append(p.big_blind)
     assert sorted(bbs) == seats
+
+
+def test_a_new_tables_big_blind_avoids_a_player_who_just_posted_it() -> None:
+    # Tournaments: a table's first hand (no previous positions) with players moved in
+    recent = Debt(recent_big_blind=True)
+    seats = {1: NO_DEBT, 2: NO_DEBT, 3: recent, 4: NO_DEBT}
+    p = plan(seats)  # button 1, sb 2 would put the big blind on seat 3: moved on
+    assert (p.button, p.small_blind, p.big_blind) == (2, 3, 4)
+    q = plan({1: recent, 2: recent}, n=6)  # heads-up, both just posted it: no help
+    assert q.big_blind == 2
+    assert q.button == q.small_blind == 1
+
+
+def test_big_blind_goes_round_to_a_newcomer_in_the_last_big_blind_seat() -> None:
+    # Tournaments, heads-up: seat 1 posted the big blind and went out; a player who
+    # did not post it sat down there, next to one who just posted it elsewhere.
+    recent = Debt(recent_big_blind=True)
+    p = plan_blinds(
+        2,
+        {1: NO_DEBT, 2: recent},
+        last_big_blind=1,
+        last_sb_position=2,
+        last_button=2,
+        small_blind=1,
+        big_blind=2,
+    )
+    assert p is not None
+    assert (p.big_blind, p.button, p.small_blind) == (1, 2, 2)

@@ -343,3 +343,97 @@ def test_entries_capped_during_late_registration_too() -> None:
     table_id = t.ready_tables()[0]
     t.start_hand(table_id, 1003.0)  # no seed: a fresh one from secrets
     assert t.tables[table_id].hand is not None
+
+
+# ------------------------------------------------- the big blind twice in a row
+
+
+def arranged(cap: int, tables: dict[int, tuple[int, dict[int, bool]]]) -> Tournament:
+    """A running tournament whose tables are set by hand, all between hands:
+    ``{table: (last big blind seat, {seat: posted the big blind last hand})}``.
+    The players are entries 1, 2, ... in the order given."""
+    n = sum(len(seats) for _, seats in tables.values())
+    t = Tournament(
+        TournamentConfig(max_entries=n, seats_per_table=cap, levels=LEVELS), seed="arranged"
+    )
+    for i in range(n):
+        t.register(f"p{i + 1}", 0.0)
+    assert t.status is Status.RUNNING
+    t.tables.clear()
+    entry = 0
+    for table_id, (last_bb, seats) in tables.items():
+        table = t._new_table()
+        t.tables[table_id] = t.tables.pop(table.table_id)
+        table.table_id = table_id
+        table.last_big_blind = last_bb
+        table.last_sb_position = (last_bb - 2) % cap + 1
+        table.button = (last_bb - 3) % cap + 1
+        table.hands_played = 5
+        for seat, posted in seats.items():
+            entry += 1
+            t._sit(entry, table, seat)
+            t.entries[entry].posted_big_blind = posted
+    return t
+
+
+def big_blind_of_next_hand(t: Tournament, table_id: int) -> tuple[int, bool]:
+    """The entry that posts the big blind at ``table_id``'s next hand, and whether
+    they had posted it in their last hand too."""
+    t.start_hand(table_id, 10.0, seed=seed(table_id))
+    plan = t.tables[table_id].plan
+    assert plan is not None
+    entry = t.tables[table_id].seats[plan.big_blind]
+    return entry, t.entries[entry].posted_big_blind
+
+
+def test_balancing_does_not_take_a_tables_only_player_due_the_big_blind() -> None:
+    # Found by the random tournaments (49 players, 4 seats, pot limit, seed "0.8748"):
+    # two broken tables sent their big blinds (entries 3 and 4 here) to table 1,
+    # whose own big blind (entry 1, seat 1) had just posted; table 3 then lost two
+    # players, and balancing moved the one player of table 1 due the big blind
+    # (entry 2, seat 2). Everyone left at table 1 had posted the big blind last hand.
+    t = arranged(4, {1: (1, {1: True, 2: False, 3: True, 4: True}), 3: (4, {1: False, 4: True})})
+    [move] = t.balance(5.0)
+    assert (move.from_table, move.to_table) == (1, 3)
+    assert move.entry_id != 2  # not the only one at table 1 who did not just post it
+    assert sorted(len(table.seats) for table in t.tables.values()) == [3, 3]
+    for table_id in (1, 3):
+        entry, twice = big_blind_of_next_hand(t, table_id)
+        assert not twice, (table_id, entry)
+
+
+def test_a_table_of_big_blinds_swaps_a_player_with_a_table_between_hands() -> None:
+    # Found by the random tournaments (65 players, 3 seats, no limit, seed "0.7649"):
+    # a broken table's big blind (entry 2) was moved into seat 3 of a heads-up table
+    # in a hand; the player there who was not in the big blind went out, leaving two
+    # players who had both just posted it. Another table between hands has two
+    # players who did not: one of them swaps with one of the big blinds.
+    t = arranged(3, {5: (1, {1: True, 3: True}), 3: (3, {1: False, 2: False, 3: True})})
+    moves = t.balance(5.0)
+    assert len(moves) == 2  # a swap: the table sizes stay
+    assert sorted((m.from_table, m.to_table) for m in moves) == [(3, 5), (5, 3)]
+    assert {len(t.tables[5].seats), len(t.tables[3].seats)} == {2, 3}
+    for table_id in (5, 3):
+        entry, twice = big_blind_of_next_hand(t, table_id)
+        assert not twice, (table_id, entry)
+
+
+def test_the_last_two_big_blinds_cannot_avoid_it() -> None:
+    # Found by the random tournaments (31 players, 3 seats, fixed limit, seed ""): the
+    # last four players sat two by two at two tables (3 seats: no table takes four).
+    # In the same round table 4 (entry 16 in the big blind, seat 2) and table 5
+    # (entry 23 in the big blind, seat 1) each lost their other player. Table 5 is
+    # broken; entry 23 goes to table 4, seat 3. Both players left posted the big
+    # blind in their last hand: one of them must post it again, whatever the seats.
+    t = arranged(3, {4: (2, {2: True}), 5: (1, {1: True})})
+    [move] = t.balance(5.0)
+    assert (move.entry_id, move.from_table, move.to_table, move.to_seat) == (2, 5, 4, 3)
+    assert list(t.tables) == [4]
+    entry, twice = big_blind_of_next_hand(t, 4)
+    assert twice  # unavoidable: nobody else is left
+    plan = t.tables[4].plan
+    assert plan is not None
+    # R7 still holds: the big blind moves on from seat 2 to the next player, the
+    # newcomer in seat 3; heads-up the other player has the button and small blind.
+    assert (plan.big_blind, plan.button, plan.small_blind) == (3, 2, 2)
+    assert entry == 2

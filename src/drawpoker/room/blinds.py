@@ -109,6 +109,10 @@ def plan_blinds(
     if last_big_blind is None or last_sb_position is None:
         return _fresh(n_seats, candidates, last_button, small_blind, big_blind)
     order = [s for s in seats_after(last_big_blind, n_seats) if s in candidates]
+    # Tournaments: the big blind passes over players who posted it in their last hand
+    # (at another table), round to a newcomer in last hand's big blind seat if need be.
+    if last_big_blind in candidates:
+        order.append(last_big_blind)
     bb = next((s for s in order if not candidates[s].recent_big_blind), order[0])
     sb: int | None = last_big_blind
     if last_big_blind not in candidates or candidates[last_big_blind].owes or sb == bb:
@@ -185,12 +189,14 @@ def _fresh(
     else:
         found = next_in(last_button, candidates, n_seats)
         button = seats[0] if found is None else found
-    if len(seats) == 2:
-        sb = button
-        bb = next(s for s in seats if s != button)
-    else:
-        sb = next_in(button, candidates, n_seats)  # type: ignore[assignment]
-        bb = next_in(sb, candidates, n_seats)  # type: ignore[assignment]
+    # Tournaments: the big blind goes to a player who did not post it in their last
+    # hand, if there is one (the button moves on until it does).
+    buttons = [button, *_clockwise_from(button, candidates, n_seats)]
+    fine = (
+        b for b in buttons if not candidates[_blinds_after(b, seats, n_seats)[1]].recent_big_blind
+    )
+    button = next(fine, button)
+    sb, bb = _blinds_after(button, seats, n_seats)
     posts: list[tuple[int, PostKind, int]] = []
     if small_blind:
         posts.append((sb, PostKind.SMALL_BLIND, small_blind))
@@ -205,3 +211,11 @@ def _fresh(
         missed=(),
         fresh=True,
     )
+
+
+def _blinds_after(button: int, seats: list[int], n_seats: int) -> tuple[int, int]:
+    """The small and big blind seats for ``button`` (heads-up the button is the small)."""
+    if len(seats) == 2:
+        return button, next(s for s in seats if s != button)
+    after = _clockwise_from(button, seats, n_seats)
+    return after[0], after[1]

@@ -12,8 +12,11 @@ is a small, fast built-in one (tight-aggressive by hand category);
 ``BotPolicy(["shark", "tag"])`` plays the players with ``drawpoker.bots``.
 
 Invariants are checked as it runs (``SimulationError`` if one breaks): chips
-constant, table sizes within one of each other after balancing, nobody posting
-the big blind in two hands in a row.
+constant, table sizes within one of each other after balancing. It counts the
+players posting the big blind in two hands in a row (``big_blind_twice``) and,
+of those, the ones nothing could prevent (``big_blind_twice_forced``): everyone
+dealt into that hand had posted the big blind in their last hand, and fewer
+players than tables dealing had not (so some table had none of them).
 """
 
 from __future__ import annotations
@@ -135,6 +138,7 @@ class SimulationResult:
     machine_seconds: float = 0.0
     max_table_spread: int = 0  # largest size difference seen after balancing
     big_blind_twice: int = 0  # players who posted the big blind in two hands in a row
+    big_blind_twice_forced: int = 0  # of those, the ones no seating could have avoided
     events: int = 0
     checks: dict[str, int] = field(default_factory=dict)
 
@@ -212,6 +216,14 @@ def simulate(
             t.tick(now)
             continue
         rng.shuffle(ready)
+        # Fewer players who did not post the big blind last hand than tables dealing:
+        # some table has none, and one of its players posts it twice (forced).
+        fresh = sum(
+            1
+            for table_id in ready
+            for e in t.tables[table_id].seats.values()
+            if not t.entries[e].posted_big_blind
+        )
         for table_id in ready:
             t.start_hand(table_id, now, seed=deck_rng.randbytes(32))
         longest = 0.0
@@ -237,10 +249,13 @@ def simulate(
             result.hands += 1
             result.events += len(hand.events)
             if check:
+                all_posted = all(last_bb.get(entry) for entry in summary.dealt)
                 for entry in summary.dealt:
                     posted = entry == summary.big_blind
                     if posted and last_bb.get(entry):
                         result.big_blind_twice += 1
+                        if all_posted and fresh < len(ready):
+                            result.big_blind_twice_forced += 1
                     last_bb[entry] = posted
         now += longest
         t.tick(now)

@@ -34,13 +34,15 @@ from drawpoker.errors import IllegalAction, InvalidConfig
 from drawpoker.events import Event, Posted, PostKind
 from drawpoker.hand import Hand
 from drawpoker.room.balancing import (
+    BlindRisk,
+    blind_risk,
     fair_seat,
     largest,
     next_big_blind,
     smallest,
     table_to_break,
 )
-from drawpoker.room.blinds import NO_DEBT, BlindPlan, Debt, next_in, plan_blinds
+from drawpoker.room.blinds import NO_DEBT, BlindPlan, Debt, plan_blinds, seats_after
 from drawpoker.room.errors import HandInProgress, NotEnoughPlayers, TournamentError
 from drawpoker.room.events import (
     FinalTable,
@@ -594,7 +596,8 @@ class Tournament:
 
     def balance(self, now: float) -> list[Move]:
         """Break tables and move players until the tables differ by at most one
-        (only tables between hands give players)."""
+        (only tables between hands give players); then make sure no table between
+        hands would give the big blind twice in a row, if a swap can help it."""
         moves: list[Move] = []
         cap = self.config.seats_per_table
         while True:
@@ -612,11 +615,27 @@ class Tournament:
             target = smallest(sizes)
             if source is None or sizes[source] - sizes[target] < 2:
                 break
-            src = self.tables[source]
-            seat = next_big_blind(cap, src.seats, src.last_big_blind)
-            moves.append(self._move(src, seat, self.tables[target], now, broke=False))
+            src, dst = self.tables[source], self.tables[target]
+            seat = self._mover(src, dst)
+            moves.append(self._move(src, seat, dst, now, broke=False))
+        moves += self._swap_away_big_blind_twice(now)
         self.moves += moves
         return moves
+
+    def _mover(self, src: TableState, dst: TableState) -> int:
+        """The seat at ``src`` whose player moves to ``dst``: the player who would be
+        next in the big blind (they take the big blind at ``dst`` instead), unless
+        that would leave ``src`` or ``dst`` giving the big blind twice in a row; then
+        the next player in big blind order who does not."""
+        cap = self.config.seats_per_table
+        order = self._big_blind_order(src)
+        for seat in order:
+            rest = {s: e for s, e in src.seats.items() if s != seat}
+            left = blind_risk(cap, rest, src.last_big_blind, self._recent_seats(src))
+            there = self._risk_at(dst, src.seats[seat])[1]
+            if left is not BlindRisk.TWICE and there in (BlindRisk.CLEAN, BlindRisk.PASSED):
+                return seat
+        return order[0]
 
     def _break(self, table: TableState, now: float) -> list[Move]:
         moves = []
@@ -625,49 +644,119 @@ class Tournament:
         final = len(self.tables) == 1
         self._hfh_started.discard(table.table_id)
         cap = self.config.seats_per_table
-        # The player who just posted the big blind moves first, to a table where
-        # the seat they get is not the next big blind (if there is one).
-        order = sorted(table.seats, key=lambda s: s != table.last_big_blind)
+        # Players who just posted the big blind move first, each to a table where
+        # somebody else is next in the big blind (the smallest such); the others
+        # to the table with the fewest players.
+        order = sorted(table.seats, key=lambda s: not self.entries[table.seats[s]].posted_big_blind)
         for seat in order:
-            just_bb = seat == table.last_big_blind
+            entry_id = table.seats[seat]
             sizes = {t: len(s.seats) for t, s in self.tables.items() if len(s.seats) < cap}
             choices = sorted(sizes, key=lambda t: (sizes[t], t))
-            target = self.tables[choices[0]]
-            if just_bb:
-                target = next(
-                    (self.tables[t] for t in choices if not self._lands_in_bb(self.tables[t])),
-                    target,
-                )
-            moves.append(self._move(table, seat, target, now, broke=True, just_bb=just_bb))
+            if self.entries[entry_id].posted_big_blind:
+                risks = {t: self._risk_at(self.tables[t], entry_id)[1] for t in choices}
+                choices.sort(key=lambda t: (risks[t], sizes[t], t))
+            moves.append(self._move(table, seat, self.tables[choices[0]], now, broke=True))
         if final:
             [last] = self.tables.values()
             self._notice(FinalTable, table=last.table_id, players=len(last.seats))
         return moves
 
-    def _lands_in_bb(self, dst: TableState) -> bool:
-        """Would a player who just posted the big blind get it again at ``dst``?"""
-        if dst.last_big_blind is None:
-            return False
-        n = self.config.seats_per_table
-        seat = fair_seat(n, dst.seats, dst.last_big_blind, just_posted_big_blind=True)
-        return next_in(dst.last_big_blind, [*dst.seats, seat], n) == seat
+    def _recent_seats(self, table: TableState) -> set[int]:
+        """Seats whose player will have posted the big blind in their last hand when
+        ``table`` next deals (in a hand: its big blind and waiting players who had)."""
+        plan = table.plan if table.hand is not None else None
+        return {
+            seat
+            for seat, e in table.seats.items()
+            if (
+                seat == plan.big_blind
+                if plan is not None and seat in plan.dealt
+                else self.entries[e].posted_big_blind
+            )
+        }
+
+    def _risk_at(self, dst: TableState, entry_id: int) -> tuple[int, BlindRisk]:
+        """The seat ``entry_id`` would get at ``dst`` and the big-blind risk there."""
+        cap = self.config.seats_per_table
+        recent = self._recent_seats(dst)
+        just_bb = self.entries[entry_id].posted_big_blind
+        seat = fair_seat(cap, dst.seats, dst.last_big_blind, just_posted_big_blind=just_bb)
+        if just_bb:
+            recent.add(seat)
+        sure = None
+        if dst.hand is not None and dst.plan is not None:  # the dealt players may bust
+            sure = {s for s in dst.seats if s not in dst.plan.dealt} | {seat}
+        risk = blind_risk(cap, [*dst.seats, seat], dst.last_big_blind, recent, sure)
+        return seat, risk
+
+    def _swap_away_big_blind_twice(self, now: float) -> list[Move]:
+        """A table between hands whose players all posted the big blind in their
+        last hand swaps one of them with a player of another table between hands
+        who did not, so that neither table gives it twice (the sizes stay)."""
+        moves: list[Move] = []
+        idle = [t for t in self.tables.values() if t.hand is None and len(t.seats) >= 2]
+        for bad in idle:
+            if self._risk(bad) is not BlindRisk.TWICE:
+                continue
+            swaps = [
+                (max(risks), n, bad_seat, other, seat)
+                for n, other in enumerate(idle)
+                if other is not bad
+                for bad_seat in self._big_blind_order(bad)
+                for seat in self._big_blind_order(other)
+                if not self.entries[other.seats[seat]].posted_big_blind
+                and (risks := self._risks_after_swap(bad, bad_seat, other, seat))
+            ]
+            if not swaps:
+                continue
+            risk, _, bad_seat, other, seat = min(swaps, key=lambda s: s[:2])
+            if risk is BlindRisk.TWICE:
+                continue
+            leaving = bad.seats.pop(bad_seat)  # first: either table may be full
+            moves.append(self._move(other, seat, bad, now, broke=False))
+            moves.append(self._seat_moved(leaving, bad, bad_seat, other, now, broke=False))
+        return moves
+
+    def _big_blind_order(self, table: TableState) -> list[int]:
+        """The occupied seats in the order the big blind reaches them."""
+        cap = self.config.seats_per_table
+        first = next_big_blind(cap, table.seats, table.last_big_blind)
+        return [first, *(s for s in seats_after(first, cap) if s in table.seats)]
+
+    def _risk(self, table: TableState) -> BlindRisk:
+        cap = self.config.seats_per_table
+        return blind_risk(cap, table.seats, table.last_big_blind, self._recent_seats(table))
+
+    def _risks_after_swap(
+        self, a: TableState, a_seat: int, b: TableState, b_seat: int
+    ) -> tuple[BlindRisk, BlindRisk]:
+        """The risks at two tables between hands if their players at ``a_seat`` and
+        ``b_seat`` changed tables (each seated as ``_seat_moved`` would)."""
+        cap = self.config.seats_per_table
+        out = []
+        for src, seat, dst, dst_seat in ((b, b_seat, a, a_seat), (a, a_seat, b, b_seat)):
+            mover = self.entries[src.seats[seat]].posted_big_blind
+            seats = [s for s in dst.seats if s != dst_seat]
+            new = fair_seat(cap, seats, dst.last_big_blind, just_posted_big_blind=mover)
+            recent = self._recent_seats(dst) - {dst_seat} | ({new} if mover else set())
+            out.append(blind_risk(cap, [*seats, new], dst.last_big_blind, recent))
+        return out[0], out[1]
 
     def _move(
-        self,
-        src: TableState,
-        seat: int,
-        dst: TableState,
-        now: float,
-        *,
-        broke: bool,
-        just_bb: bool = False,
+        self, src: TableState, seat: int, dst: TableState, now: float, *, broke: bool
     ) -> Move:
-        entry_id = src.seats.pop(seat)
+        return self._seat_moved(src.seats.pop(seat), src, seat, dst, now, broke=broke)
+
+    def _seat_moved(
+        self, entry_id: int, src: TableState, seat: int, dst: TableState, now: float, *, broke: bool
+    ) -> Move:
+        """Seat ``entry_id`` (who left ``src``'s ``seat``) at ``dst``, in the seat that
+        gets the big blind next or, if they just posted it, in one that does not."""
         to_seat = fair_seat(
             self.config.seats_per_table,
             dst.seats,
             dst.last_big_blind,
-            just_posted_big_blind=just_bb,
+            just_posted_big_blind=self.entries[entry_id].posted_big_blind,
         )
         self._sit(entry_id, dst, to_seat)
         self._notice(
