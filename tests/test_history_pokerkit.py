@@ -1,8 +1,9 @@
 """PokerKit 0.7.7 reads the PHH drawpoker writes and replays it to the same final stacks.
 
 Differences that are rules, not files, are recognised and counted, never hidden:
-PokerKit has no half-bet rule (R16) and splits odd chips to one winner (R35), and,
-after a reshuffle, it may warn about a card dealt while its own stub still had
+PokerKit has no half-bet rule (R16), counts a short all-in raise toward the
+fixed-limit cap (R15: only full bets and raises count), splits odd chips to one
+winner (R35), and, after a reshuffle, it may warn about a card dealt while its own stub still had
 cards (R24 reshuffles the stub with the discards; PokerKit deals its stub first).
 """
 
@@ -46,6 +47,13 @@ def _half_bet_raise(hand: Hand) -> bool:
 def _completion(hand: Hand) -> bool:
     """R16: an all-in bet under half a bet may be completed to a full bet."""
     return any(isinstance(e, BetPlaced) and e.completed for e in hand.events)
+
+
+def _short_raise_before_the_cap(hand: Hand) -> bool:
+    """R15/R16: a short all-in raise does not count toward the fixed-limit cap."""
+    return hand.rules.is_fixed_limit and any(
+        isinstance(e, Raised) and e.all_in and not e.full for e in hand.events
+    )
 
 
 def _uneven_split(hand: Hand) -> bool:
@@ -134,6 +142,9 @@ def test_pokerkit_replays_to_the_same_stacks(rules: Rules) -> None:
             if "Short all-in cannot be raised" in refused:
                 assert _half_bet_raise(hand)
                 seen["R16 half-bet raise"] += 1
+            elif "No more completion, betting, or raising" in refused:
+                assert _short_raise_before_the_cap(hand), refused
+                seen["R15 short raise not counted"] += 1
             else:
                 assert "is below the minimum allowed" in refused, refused
                 assert _completion(hand)
@@ -171,7 +182,7 @@ def test_pokerkit_heads_up_fixed_limit_without_cap() -> None:
         try:
             got, _ = _pokerkit_stacks(dumps(hand))
         except ValueError:
-            assert _half_bet_raise(hand) or _completion(hand)
+            assert _half_bet_raise(hand) or _completion(hand) or _short_raise_before_the_cap(hand)
             continue
         assert got == want
         agree += 1

@@ -6,6 +6,7 @@ caller), deck seeds are derived from it.
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -37,29 +38,49 @@ def random_action(
 def random_bet(rng: random.Random, may_fold: bool, low: int, high: int) -> tuple[ActionKind, int]:
     """The betting half of the policy, on plain numbers (the benchmark plays it on
     PokerKit too): ``may_fold`` when facing a bet; a bet or raise to ``low``-``high``
-    if ``high``. Returns ``FOLD``, ``CALL`` (check or call) or ``BET`` and its amount."""
-    kinds: tuple[ActionKind, ...] = _FOLD_OR_PASS if may_fold else _PASS
-    amount = 0
-    if high:
-        amount = rng.choice((low, low, high, rng.randint(low, high)))
-        kinds = kinds + _BET
-    return rng.choice(kinds), amount
+    if ``high``. Returns ``FOLD``, ``CALL`` (check or call) or ``BET`` and its amount.
+
+    Check or call weighs 3, fold (facing a bet) and bet 1 each; a bet goes to the
+    minimum, the minimum, the maximum or a uniform amount in between, one in four
+    each. Drawn with ``rng.random()`` alone: the policy is a small part of a run."""
+    kinds = (
+        (_FOLD_PASS_BET if may_fold else _PASS_BET)
+        if high
+        else (_FOLD_OR_PASS if may_fold else _PASS)
+    )
+    kind = kinds[int(rng.random() * len(kinds))]
+    if kind is not _BET_KIND:
+        return kind, 0
+    pick = rng.random() * 4.0
+    if pick < 2.0:
+        return kind, low
+    if pick < 3.0:
+        return kind, high
+    return kind, low + int(rng.random() * (high - low + 1))
 
 
 def random_discard(
     rng: random.Random, hand: Sequence[int], max_discard: int, big_draws: bool = False
 ) -> tuple[int, ...]:
-    """The draw half of the policy: a random number of random cards of ``hand``."""
-    count = min(rng.choice(BIG_DRAWS if big_draws else DRAWS), max_discard)
-    return tuple(rng.sample(hand, count))
+    """The draw half of the policy: a random number of random cards of ``hand``
+    (every set of that many cards equally likely)."""
+    counts = BIG_DRAWS if big_draws else DRAWS
+    count = min(counts[int(rng.random() * len(counts))], max_discard, len(hand))
+    if len(hand) != 5:
+        return tuple(rng.sample(list(hand), count))
+    subsets = _SUBSETS[count]
+    return tuple([hand[i] for i in subsets[int(rng.random() * len(subsets))]])
 
 
 _PASS = (ActionKind.CALL,) * 3  # check or call
 _FOLD_OR_PASS = (ActionKind.FOLD, *_PASS)
-_BET = (ActionKind.BET,)
+_PASS_BET = (*_PASS, ActionKind.BET)
+_FOLD_PASS_BET = (*_FOLD_OR_PASS, ActionKind.BET)
 _BET_KIND, _FOLD_KIND = ActionKind.BET, ActionKind.FOLD  # globals read faster than enum members
 DRAWS = (0, 0, 1, 2, 3, 3, 4, 5)
 BIG_DRAWS = (3, 4, 5, 5, 5)
+# The index sets of k of five cards, for k = 0..5.
+_SUBSETS = [tuple(itertools.combinations(range(5), k)) for k in range(6)]
 
 
 @dataclass
