@@ -2,6 +2,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from drawpoker.actions import Action
 from drawpoker.cards import DECK, Card, format_cards, parse_card, parse_cards
 from drawpoker.errors import InvalidCards
 
@@ -58,3 +59,17 @@ def test_round_trip(index: int) -> None:
     assert parse_card(str(card)) == card
     assert Card(index) is card
     assert repr(card) == f"Card('{card}')"
+
+
+@pytest.mark.parametrize("bad", [True, 1.0, None, b"As"])
+def test_a_token_that_is_neither_text_nor_an_index_is_refused(bad: object) -> None:
+    with pytest.raises(InvalidCards, match="is not a card"):
+        parse_cards([bad])  # type: ignore[list-item]
+
+
+@pytest.mark.parametrize("cards", [(True,), (1.0,), (-1,), (52,), (3, 3), (None,)])
+def test_a_draw_of_bad_card_indexes_is_refused(cards: tuple[object, ...]) -> None:
+    with pytest.raises(InvalidCards):
+        Action.draw(1, cards)  # type: ignore[arg-type]
+    assert Action.draw(1, (0, 51)).cards == (DECK[0], DECK[51])
+    assert type(Action.draw(1, (0,)).cards[0]) is Card

@@ -101,7 +101,12 @@ def parse_cards(text: str | Iterable[str | int]) -> tuple[Card, ...]:
     cards: list[Card] = []
     seen: set[int] = set()
     for item in items:
-        card = Card(item) if isinstance(item, int) else parse_card(item)
+        if isinstance(item, int) and not isinstance(item, bool):
+            card = Card(item)
+        elif isinstance(item, str):
+            card = parse_card(item)
+        else:
+            raise InvalidCards(f"{item!r} is not a card (a card is text like 'As' or 0-51)")
         if card in seen:
             raise InvalidCards(f"{str(item)!r} appears twice ({card} is already in the cards)")
         seen.add(card)
