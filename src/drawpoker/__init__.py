@@ -1,5 +1,6 @@
 """drawpoker: an online 5-Card Draw poker room."""
 
+from drawpoker import _native  # noqa: F401 - first: picks compiled or source engine modules
 from drawpoker.cards import Card, format_cards, parse_card, parse_cards
 from drawpoker.errors import (
     DrawPokerError,

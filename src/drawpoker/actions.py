@@ -1,14 +1,14 @@
-"""What a player may do (``LegalActions``) and what they do (``Action``)."""
+"""What a player does (``Action``); what they may do is ``LegalActions`` (``drawpoker.legal``)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
 
-from drawpoker.cards import DECK, format_cards, parse_cards
+from drawpoker.cards import DECK, parse_cards
 from drawpoker.errors import InvalidAction
-from drawpoker.events import Street, positional_maker
+from drawpoker.events import positional_maker
+from drawpoker.legal import LegalActions
 
 
 class ActionKind(StrEnum):
@@ -88,8 +88,11 @@ class Action:
 
     @classmethod
     def _plain(cls, seat: int, kind: ActionKind) -> Action:
-        """An action without amount or cards: only the seat needs checking."""
-        return _make(seat, kind, 0, ()) if type(seat) is int else cls(seat, kind)
+        """An action without amount or cards: only the seat needs checking. Actions
+        are values, so those of seats 1-8 are made once and shared."""
+        if type(seat) is not int:
+            return cls(seat, kind)
+        return _PLAIN.get((seat, kind)) or _make(seat, kind, 0, ())
 
 
 # The named constructors above check what they were given and skip ``__post_init__``.
@@ -97,64 +100,10 @@ _make = positional_maker(Action)
 # Globals: reading an enum member through its class is ten times slower.
 _FOLD, _CHECK, _CALL, _BET = ActionKind.FOLD, ActionKind.CHECK, ActionKind.CALL, ActionKind.BET
 _DRAW, _TIMEOUT = ActionKind.DRAW, ActionKind.TIMEOUT
+_PLAIN = {
+    (seat, kind): _make(seat, kind, 0, ())
+    for seat in range(1, 9)
+    for kind in (_FOLD, _CHECK, _CALL, _DRAW, _TIMEOUT)
+}
 
-
-@dataclass(frozen=True, slots=True)
-class LegalActions:
-    """Exactly what the player to act may do now.
-
-    Betting: ``fold`` and ``check`` are allowed or not; ``call`` is the chips a
-    call adds (0: no call); a bet or raise may go TO any total from ``min_to`` to
-    ``max_to`` (both 0: none allowed; equal in fixed limit). ``bet_label`` says
-    what the wager is called: bet, raise, open or complete. The draw: discard
-    up to ``max_discard`` cards of ``hand``, or stand pat.
-    """
-
-    seat: int
-    street: Street
-    fold: bool = False
-    check: bool = False
-    call: int = 0
-    call_all_in: bool = False
-    min_to: int = 0
-    max_to: int = 0
-    bet_label: str = ""
-    draw: bool = False
-    max_discard: int = 0
-    hand: tuple[int, ...] = ()
-
-    def to_dict(self) -> dict[str, Any]:
-        """Plain JSON-ready data (cards as text)."""
-        return {
-            "seat": self.seat,
-            "street": str(self.street),
-            "fold": self.fold,
-            "check": self.check,
-            "call": self.call,
-            "call_all_in": self.call_all_in,
-            "min_to": self.min_to,
-            "max_to": self.max_to,
-            "bet_label": self.bet_label,
-            "draw": self.draw,
-            "max_discard": self.max_discard,
-            "hand": format_cards(self.hand).split() if self.hand else [],
-        }
-
-    def describe(self) -> str:
-        """``fold, call 3, raise to 12-24``."""
-        if self.draw:
-            return f"stand pat or discard 1–{self.max_discard}"
-        parts = []
-        if self.fold:
-            parts.append("fold")
-        if self.check:
-            parts.append("check")
-        if self.call:
-            parts.append(f"call {self.call}" + (" (all in)" if self.call_all_in else ""))
-        if self.max_to:
-            to = "" if self.bet_label in ("bet", "open") else " to"
-            span = (
-                f"{self.min_to}" if self.min_to == self.max_to else f"{self.min_to}–{self.max_to}"
-            )
-            parts.append(f"{self.bet_label}{to} {span}")
-        return ", ".join(parts)
+__all__ = ["Action", "ActionKind", "LegalActions"]

@@ -103,14 +103,12 @@ class Keystream:
         if len(self._words) - self._pos < draws:
             self._refill(draws)
         words, pos = self._words, self._pos
-        chunk = words[pos : pos + draws]
-        if max(chunk) < _UINT32 - size:
+        if max(words[pos : pos + draws]) < _UINT32 - size:
             self._pos = pos + draws
-            i = draws
-            for x, n in zip(chunk, range(size, 1, -1), strict=True):
-                j = x % n
+            for i in range(draws, 0, -1):  # plain int arithmetic: compiled, a tight C loop
+                j = words[pos] % (i + 1)
+                pos += 1
                 items[i], items[j] = items[j], items[i]
-                i -= 1
             return
         for i in range(draws, 0, -1):
             j = self.below(i + 1)

@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
-from drawpoker.actions import Action, ActionKind, LegalActions
+from drawpoker.actions import Action, ActionKind
 from drawpoker.cards import format_cards
 from drawpoker.deck import Deck, commitment
 from drawpoker.errors import IllegalAction, InvalidConfig
@@ -54,6 +54,7 @@ from drawpoker.events import (
     UncalledBetReturned,
     positional_maker,
 )
+from drawpoker.legal import LegalActions
 from drawpoker.pots import Pot, build_pots, rake_for, rake_pots, split
 from drawpoker.rules import OpenersCheck, Reveal, Rules
 
@@ -94,7 +95,7 @@ _POT_AWARDED = positional_maker(PotAwarded)
 _POT_CARRIED = positional_maker(PotCarried)
 _DECK_REVEALED = positional_maker(DeckRevealed)
 _HAND_ENDED = positional_maker(HandEnded)
-_LEGAL = positional_maker(LegalActions)  # seat, street, fold, check, call, call_all_in,
+_LEGAL = LegalActions  # seat, street, fold, check, call, call_all_in,
 # min_to, max_to, bet_label, draw, max_discard, hand
 
 
@@ -157,7 +158,7 @@ class HandResult:
     showdown: bool
 
 
-_RESULT = positional_maker(HandResult)
+_RESULT = HandResult  # positional: stacks, net, rake, carried_pot, pots, reached_draw, showdown
 
 
 class Hand:
@@ -579,7 +580,7 @@ class Hand:
         """Apply a legal action; return the events it caused."""
         legal = self._legal or self.legal_actions()  # usually computed for the caller already
         kind = action.kind
-        if not (  # the usual betting actions are checked here; the rest by _refusal
+        if not (  # the usual actions are checked here; the rest (and refusals) by _refusal
             legal is not None
             and action.seat == legal.seat
             and (
@@ -587,6 +588,12 @@ class Hand:
                 or (kind is _CHECK and legal.check)
                 or (kind is _BET and legal.min_to <= action.amount <= legal.max_to)
                 or (kind is _FOLD and legal.fold)
+                or (
+                    kind is _DISCARD
+                    and legal.draw
+                    and len(action.cards) <= legal.max_discard
+                    and set(legal.hand).issuperset(action.cards)
+                )
             )
         ):
             refusal = self._refusal(action)  # validate(), inlined
