@@ -41,6 +41,7 @@ import time
 import warnings
 from pathlib import Path
 
+from drawpoker._native import compiled_modules
 from drawpoker.actions import ActionKind
 from drawpoker.hand import Hand
 from drawpoker.rules import Rules
@@ -115,10 +116,11 @@ def child(hands: int, rounds: int) -> None:
     print(json.dumps({"checks": checks, "drawpoker": ours, "pokerkit": theirs}))
 
 
-def run_child(optimize: bool, hands: int, rounds: int) -> dict[str, list[float]]:
+def run_child(optimize: bool, pure: bool, hands: int, rounds: int) -> dict[str, list[float]]:
     flags = ["-O"] if optimize else []
     args = [sys.executable, *flags, __file__, "--child", f"--hands={hands}", f"--rounds={rounds}"]
-    output = subprocess.run(args, check=True, capture_output=True, text=True).stdout
+    env = dict(os.environ, DRAWPOKER_PURE="1") if pure else None
+    output = subprocess.run(args, check=True, capture_output=True, text=True, env=env).stdout
     result: dict[str, list[float]] = json.loads(output)
     return result
 
@@ -140,13 +142,16 @@ def main() -> None:
         child(args.hands, args.rounds)
         return
     load = os.getloadavg()[0]
+    compiled = ", ".join(compiled_modules()) or "none: run scripts/build_native.py"
     print(f"6 players, no limit 1/2, stacks 200, random play; medians of {args.rounds} rounds")
-    for optimize, label in ((True, "off"), (False, "on")):
-        result = run_child(optimize, args.hands, args.rounds)
+    print(f"drawpoker modules compiled with mypyc: {compiled}")
+    runs = ((True, False, "off"), (True, True, "off, pure Python"), (False, False, "on"))
+    for optimize, pure, label in runs:
+        result = run_child(optimize, pure, args.hands, args.rounds)
         ours = statistics.median(result["drawpoker"])
         theirs = statistics.median(result["pokerkit"])
         ratios = [a / b for a, b in zip(result["drawpoker"], result["pokerkit"], strict=True)]
-        print(f"  invariant checks {label + ':':4} drawpoker {ours:8,.0f} hands/s, "
+        print(f"  invariant checks {label + ':':17} drawpoker {ours:8,.0f} hands/s, "
               f"PokerKit {theirs:6,.0f} hands/s, ratio {statistics.median(ratios):5.1f}x "
               f"(rounds {min(ratios):.1f}x-{max(ratios):.1f}x)")  # fmt: skip
     print(f"  load average: {load:.2f} before, {os.getloadavg()[0]:.2f} after")
