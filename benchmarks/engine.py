@@ -11,26 +11,34 @@ asks its ``can_*`` queries and amount properties and calls its operations, with
 every step a room does not choose automated (posting, collecting, dealing,
 showdown, pushing chips), and no burn card (drawpoker's default rules burn none).
 
-The figures come from two child processes, each running both engines in turn
+drawpoker runs as installed: with ``make``, its engine core is compiled with
+mypyc (``drawpoker._native``; the first line says which modules). A third run
+sets ``DRAWPOKER_PURE=1`` to measure the same engine as Python source.
+
+The figures come from child processes, each running both engines in turn
 (rounds alternate between them). Time is the CPU time of the benchmark's thread
 (``time.thread_time``), so a shared, busy machine slows both engines less
 unevenly than wall-clock time would; the ratio is the median of each round's
 ratio, with the range over the rounds:
 
 - invariant checks off: ``python -O``, so PokerKit's ``assert`` statements (its
-  own internal checks) are compiled out; drawpoker runs no checks.
+  own internal checks) are compiled out; drawpoker runs no checks (compiled,
+  then pure Python).
 - invariant checks on: plain ``python`` (PokerKit's asserts run); drawpoker calls
   ``Hand.check_invariants()`` after the deal and after every action (chips
   conserved, every card once, the turn).
 
     .venv/bin/python benchmarks/engine.py [--hands 1000] [--rounds 5]
     .venv/bin/python -O benchmarks/engine.py --only drawpoker --hands 300  # one engine,
-        # one round, in this process (for callgrind: instructions per hand)
+        # one round, in this process; instructions per hand of the measured loop alone:
+    valgrind --tool=callgrind --collect-atstart=no --toggle-collect=functools_reduce \
+        .venv/bin/python -O benchmarks/engine.py --only drawpoker --hands 300
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import os
 import random
@@ -132,11 +140,15 @@ def main() -> None:
     parser.add_argument("--only", choices=["drawpoker", "pokerkit"], help=argparse.SUPPRESS)
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
-    if args.only == "drawpoker":
-        print(f"{drawpoker_hands(args.hands, 0, __debug__):,.0f} hands/s")
-        return
-    if args.only == "pokerkit":
-        print(f"{pokerkit_hands(args.hands, 0):,.0f} hands/s")
+    if args.only:
+        play = functools.partial(drawpoker_hands, checks=__debug__)
+        if args.only == "pokerkit":
+            play = pokerkit_hands
+        play(1, 99)  # imports and first calls, outside the measured call
+        # The one call made through functools.reduce, so that callgrind can count it
+        # alone: --collect-atstart=no --toggle-collect=functools_reduce
+        rate = functools.reduce(lambda _, __: play(args.hands, 0), [0, 0])
+        print(f"{rate:,.0f} hands/s")
         return
     if args.child:
         child(args.hands, args.rounds)

@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from types import ModuleType
 
-COMPILED = ("hand", "deck", "pots", "legal")
+COMPILED = ("hand", "deck", "pots", "legal", "actions")
 MANIFEST = "_native.json"
 _HERE = Path(__file__).resolve().parent
 

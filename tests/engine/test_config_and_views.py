@@ -6,7 +6,8 @@ from fractions import Fraction
 
 import pytest
 
-from drawpoker.actions import Action, ActionKind
+from drawpoker._native import compiled_modules
+from drawpoker.actions import Action, ActionKind, LegalActions
 from drawpoker.cards import format_cards
 from drawpoker.errors import InvalidAction, InvalidCards, InvalidConfig
 from drawpoker.events import EVERYONE, SERVER, CardsReceived, DiscardedCards, HandShown
@@ -102,6 +103,8 @@ def test_rules_are_frozen_and_keyword_only() -> None:
         (lambda: Action(1, "call", 4), "call takes no amount"),
         (lambda: Action("1", "fold"), "seat must be an integer"),
         (lambda: Action(1, "fold", 0, (3,)), "fold takes no cards"),
+        (lambda: Action(1, ["bet"]), "unknown action \\['bet'\\]"),
+        (lambda: Action(1, "draw", 0, 5), "cards must be text or a sequence of cards, not 5"),
     ],
 )
 def test_malformed_actions(build: object, message: str) -> None:
@@ -136,6 +139,32 @@ def test_named_actions_equal_the_dataclass_constructor() -> None:
     drawn = Action.draw(2, (51, 0))
     assert drawn == Action(2, ActionKind.DRAW, 0, (51, 0)) == Action.draw(2, "As 2c")
     assert [type(c).__name__ for c in drawn.cards] == ["Card", "Card"]
+
+
+def test_actions_and_legal_actions_are_values() -> None:
+    """Equal by value, hashable, read-only (at run time when the engine is compiled:
+    ``Final`` attributes; mypy holds the Python source to the same)."""
+    assert Action(1, "draw", 0, [0, 1]) == Action.draw(1, (0, 1))
+    assert len({Action.call(3), Action(3, "call"), Action.fold(3)}) == 2
+    assert (
+        repr(Action.bet(2, 9)) == "Action(seat=2, kind=<ActionKind.BET: 'bet'>, amount=9, cards=())"
+    )
+    legal = six(NL).legal_actions()
+    assert legal is not None
+    assert legal == LegalActions(**legal_fields(legal))
+    assert hash(legal) == hash(LegalActions(**legal_fields(legal)))
+    if "actions" not in compiled_modules():
+        pytest.skip("the Python source: attributes are read-only for mypy only")
+    with pytest.raises(AttributeError):
+        Action.call(3).seat = 4  # type: ignore[misc]
+    with pytest.raises(AttributeError):
+        legal.max_to = 10**6  # type: ignore[misc]
+
+
+def legal_fields(legal: LegalActions) -> dict[str, object]:
+    names = ("seat", "street", "fold", "check", "call", "call_all_in", "min_to", "max_to")
+    names += ("bet_label", "draw", "max_discard", "hand")
+    return {name: getattr(legal, name) for name in names}
 
 
 def test_draw_of_a_bad_or_repeated_card() -> None:
