@@ -252,8 +252,8 @@ def positional_maker(cls: type[T]) -> Callable[..., T]:
 
     The same object as ``cls(**fields)`` (``==``, ``type``, ``repr``), built by
     setting the slots directly instead of through the keyword ``__init__`` and
-    ``object.__setattr__``: the engine's hot paths build ~45 events and ~16
-    ``LegalActions`` a hand. Internal: callers pass trusted, complete values."""
+    ``object.__setattr__``: the engine's hot paths build ~45 events a hand.
+    Internal: callers pass trusted, complete values."""
     names = [f.name for f in fields(cls)]  # type: ignore[arg-type]
     namespace: dict[str, Any] = {"_new": object.__new__, "_cls": cls}
     lines = [f"def make({', '.join(names)}):", "    _self = _new(_cls)"]

@@ -95,8 +95,6 @@ _POT_AWARDED = positional_maker(PotAwarded)
 _POT_CARRIED = positional_maker(PotCarried)
 _DECK_REVEALED = positional_maker(DeckRevealed)
 _HAND_ENDED = positional_maker(HandEnded)
-_LEGAL = LegalActions  # seat, street, fold, check, call, call_all_in,
-# min_to, max_to, bet_label, draw, max_discard, hand
 
 
 class _Player:
@@ -156,9 +154,6 @@ class HandResult:
     pots: tuple[tuple[int, tuple[tuple[int, int], ...]], ...]  # (amount after rake, shares)
     reached_draw: bool
     showdown: bool
-
-
-_RESULT = HandResult  # positional: stacks, net, rake, carried_pot, pots, reached_draw, showdown
 
 
 class Hand:
@@ -439,7 +434,7 @@ class Hand:
         p = self.players[self._to_act]  # type: ignore[index]
         street = self.street
         if street is _DRAW:
-            return _LEGAL(
+            return LegalActions(  # seat, street, then as LegalActions lists its fields
                 p.seat, street, False, False, 0, False, 0, 0, "", True,
                 self.rules.max_discard, tuple(p.cards),
             )  # fmt: skip
@@ -461,7 +456,7 @@ class Hand:
                 label = "complete"
             else:
                 label = "raise"
-        return _LEGAL(
+        return LegalActions(
             p.seat, street, not opening, to_call <= 0, to_call if to_call > 0 else 0,
             0 < to_call == stack, low, high, label, False, 0, (),
         )  # fmt: skip
@@ -1048,7 +1043,7 @@ class Hand:
         if not self.is_over:
             raise IllegalAction("the hand is not over")
         players = self.players
-        return _RESULT(  # stacks, net, rake, carried_pot, pots, reached_draw, showdown
+        return HandResult(  # stacks, net, rake, carried_pot, pots, reached_draw, showdown
             {p.seat: p.stack for p in players},
             {p.seat: p.stack - p.start for p in players},
             self.rake,
