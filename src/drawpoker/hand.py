@@ -521,7 +521,7 @@ class Hand:
             return True
         if value.category < 2:
             return False
-        pair_rank = next(r for r, k in Counter(c >> 2 for c in p.original).items() if k == 2)
+        pair_rank = next(r for r, k in Counter([c >> 2 for c in p.original]).items() if k == 2)
         return pair_rank >= self.rules.openers_rank
 
     # ------------------------------------------------------------------ actions
