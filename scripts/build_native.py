@@ -4,8 +4,9 @@
 
 Writes ``src/drawpoker/<module>.cpython-*.so`` for each module of
 ``drawpoker._native.COMPILED`` and ``src/drawpoker/_native.json``, the SHA-256 of
-each source compiled. ``drawpoker._native`` imports a compiled module only while
-its source is unchanged, so an edited module runs as Python until the next build.
+each source compiled. ``drawpoker._native`` imports the compiled modules only
+while every source is unchanged, so after an edit the engine runs as Python until
+the next build.
 A failed build leaves the pure-Python engine in place, which behaves the same.
 """
 

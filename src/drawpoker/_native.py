@@ -1,9 +1,9 @@
 """Which engine modules run compiled (mypyc) and which as Python source.
 
 ``scripts/build_native.py`` compiles the modules of ``COMPILED`` and records the
-SHA-256 of each source in ``_native.json``. A compiled module is used only while
-its source still has that digest; otherwise (an edited source, no build, or
-``DRAWPOKER_PURE=1`` in the environment) the ``.py`` source is imported instead.
+SHA-256 of each source in ``_native.json``. The compiled modules are used only
+while every source still has that digest; otherwise (an edited source, no build,
+or ``DRAWPOKER_PURE=1`` in the environment) the ``.py`` sources are imported.
 Both behave the same: the compiled module is built from that very source.
 """
 
@@ -30,8 +30,10 @@ def source_digest(path: Path) -> str:
 
 
 def sources_to_import(directory: Path = _HERE, pure: bool = False) -> set[str]:
-    """The modules of COMPILED to import from their ``.py`` source: all of them when
-    ``pure`` or without a build record, else those whose source changed since."""
+    """The modules of COMPILED to import from their ``.py`` source: none while every
+    source is the one compiled, else all of them (compiled together, the modules
+    call each other's compiled code directly, so one edited source would leave two
+    versions of its classes side by side)."""
     names = set(COMPILED)
     if pure:
         return names
@@ -39,7 +41,9 @@ def sources_to_import(directory: Path = _HERE, pure: bool = False) -> set[str]:
         built = json.loads((directory / MANIFEST).read_text())
     except (OSError, ValueError):
         return names
-    return {n for n in names if built.get(n) != source_digest(directory / f"{n}.py")}
+    if all(built.get(n) == source_digest(directory / f"{n}.py") for n in names):
+        return set()
+    return names
 
 
 class _SourceFinder(importlib.abc.MetaPathFinder):
