@@ -442,9 +442,13 @@ class BaseTableActor:
         await self._publish_and_settle(self._timeout(seat))
 
     async def _absent_turn(self, token: int) -> None:
-        """The server acts for an absent player at once (check, else fold; stand pat)."""
+        """The server acts for an absent player at once (check, else fold; stand pat),
+        unless they came back meanwhile: then they act, on the clock already running."""
         hand = self.hand
         if token != self.turn_token or hand is None or hand.is_over or hand.to_act is None:
+            return
+        s = self.seats.get(hand.to_act)
+        if s is None or not self._plays_for_absent(s):
             return
         await self._publish_and_settle(self._timeout(hand.to_act))
 
