@@ -50,18 +50,16 @@ class Action:
         self.amount: Final[int] = cast(int, amount)
         self.cards: Final[tuple[int, ...]] = cast(tuple[int, ...], cards)
 
+    def _values(self) -> tuple[int, ActionKind, int, tuple[int, ...]]:
+        return (self.seat, self.kind, self.amount, self.cards)
+
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Action):
             return NotImplemented
-        return (self.seat, self.kind, self.amount, self.cards) == (
-            other.seat,
-            other.kind,
-            other.amount,
-            other.cards,
-        )
+        return self._values() == other._values()
 
     def __hash__(self) -> int:
-        return hash((self.seat, self.kind, self.amount, self.cards))
+        return hash(self._values())
 
     def __repr__(self) -> str:
         return (

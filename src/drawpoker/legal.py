@@ -70,20 +70,7 @@ class LegalActions:
         self.hand: Final = hand
 
     def _values(self) -> tuple[Any, ...]:
-        return (
-            self.seat,
-            self.street,
-            self.fold,
-            self.check,
-            self.call,
-            self.call_all_in,
-            self.min_to,
-            self.max_to,
-            self.bet_label,
-            self.draw,
-            self.max_discard,
-            self.hand,
-        )
+        return tuple([getattr(self, name) for name in _FIELDS])
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, LegalActions):
@@ -99,20 +86,10 @@ class LegalActions:
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-ready data (cards as text)."""
-        return {
-            "seat": self.seat,
-            "street": str(self.street),
-            "fold": self.fold,
-            "check": self.check,
-            "call": self.call,
-            "call_all_in": self.call_all_in,
-            "min_to": self.min_to,
-            "max_to": self.max_to,
-            "bet_label": self.bet_label,
-            "draw": self.draw,
-            "max_discard": self.max_discard,
-            "hand": format_cards(self.hand).split() if self.hand else [],
-        }
+        data = dict(zip(_FIELDS, self._values(), strict=True))
+        data["street"] = str(self.street)
+        data["hand"] = format_cards(self.hand).split() if self.hand else []
+        return data
 
     def describe(self) -> str:
         """``fold, call 3, raise to 12-24``."""
