@@ -2,7 +2,7 @@
 
 Six players, no limit, blinds 1/2, every hand from fresh stacks of 200, a fresh
 deck each hand (drawpoker: from a 32-byte seed; PokerKit: its own shuffle). Both
-engines play ``drawpoker.simulate``'s policy (``random_bet`` and
+engines play ``drawpoker.tools.simulate``'s policy (``random_bet`` and
 ``random_discard``, which ``random_action`` wraps): check or call three times as
 often as a fold (facing a bet) or a bet, bet sizes leaning to the minimum and
 maximum, random draws. Each engine is driven the way its API is meant to be
@@ -53,7 +53,7 @@ from drawpoker._native import compiled_modules
 from drawpoker.actions import ActionKind
 from drawpoker.hand import Hand
 from drawpoker.rules import Rules
-from drawpoker.simulate import random_action, random_bet, random_discard
+from drawpoker.tools.simulate import random_action, random_bet, random_discard
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "engine"))
 
@@ -67,7 +67,12 @@ def drawpoker_hands(hands: int, seed: int, checks: bool) -> float:
     start = time.thread_time()
     for number in range(hands):
         hand = Hand(
-            rules, stacks, number % PLAYERS + 1, seed=rng.randbytes(32), hand_id=str(number)
+            rules,
+            stacks,
+            number % PLAYERS + 1,
+            seed=rng.randbytes(32),
+            hand_id=str(number),
+            commit=False,  # the rules only, as PokerKit: no deck commitments (fairness.md)
         )
         if checks:
             hand.check_invariants()

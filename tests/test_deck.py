@@ -74,8 +74,14 @@ def test_bad_seed() -> None:
         Deck.from_seed(b"short")
 
 
-def test_commitment_is_sha256_of_seed() -> None:
-    assert commitment(SEED) == hashlib.sha256(SEED).hexdigest()
+def test_commitment_is_the_merkle_root_of_the_first_deck() -> None:
+    """The commitment is no longer SHA-256 of the seed (which, once revealed,
+    rebuilds every folded hand) but the root over the deck (docs/fairness.md;
+    re-derived from the page in tests/test_fairness.py)."""
+    assert commitment(SEED) != hashlib.sha256(SEED).hexdigest()
+    assert len(commitment(SEED)) == 64
+    deck = Deck.from_seed(SEED)
+    assert deck.orders == [tuple(Deck.from_seed(SEED).deal(52))]
 
 
 @given(st.integers(1, 60), st.binary(min_size=32, max_size=32))

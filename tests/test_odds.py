@@ -13,7 +13,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from drawpoker.advisor import advise
 from drawpoker.cards import DECK, parse_cards
 from drawpoker.cli import main
 from drawpoker.errors import InvalidCards
@@ -26,6 +25,7 @@ from drawpoker.odds import (
     draw_odds,
     option_odds,
 )
+from drawpoker.tools.advisor import advise
 
 C = Category
 

@@ -17,7 +17,9 @@ class ActionKind(StrEnum):
     CALL = "call"
     BET = "bet"  # bet, raise, open or complete: ``amount`` is the wager TO this total
     DRAW = "draw"  # discard ``cards`` (none: stand pat)
-    TIMEOUT = "timeout"  # the clock ran out (R26, R47)
+    TIMEOUT = "timeout"  # the clock ran out (R26, R47, R48)
+    ASK_OPENERS = "ask-openers"  # R48: ask to see the opener's openers
+    DECLINE = "decline"  # R48: do not ask
 
 
 class Action:
@@ -104,6 +106,16 @@ class Action:
         return cls._plain(seat, _TIMEOUT)
 
     @classmethod
+    def ask_openers(cls, seat: object) -> Action:
+        """R48: ask to see the openers at the end of the hand."""
+        return cls._plain(seat, _ASK)
+
+    @classmethod
+    def decline(cls, seat: object) -> Action:
+        """R48: let the openers go unseen."""
+        return cls._plain(seat, _DECLINE)
+
+    @classmethod
     def _plain(cls, seat: object, kind: ActionKind) -> Action:
         """An action without amount or cards: only the seat needs checking. Actions
         are values, so those of seats 1-8 are made once and shared."""
@@ -144,11 +156,12 @@ def _check(
 # Globals: reading an enum member through its class is ten times slower.
 _FOLD, _CHECK, _CALL, _BET = ActionKind.FOLD, ActionKind.CHECK, ActionKind.CALL, ActionKind.BET
 _DRAW, _TIMEOUT = ActionKind.DRAW, ActionKind.TIMEOUT
+_ASK, _DECLINE = ActionKind.ASK_OPENERS, ActionKind.DECLINE
 _KINDS = {kind.value: kind for kind in ActionKind}
 _PLAIN = {
     (seat, kind): Action(seat, kind, 0, (), _checked=True)
     for seat in range(1, 9)
-    for kind in (_FOLD, _CHECK, _CALL, _DRAW, _TIMEOUT)
+    for kind in (_FOLD, _CHECK, _CALL, _DRAW, _TIMEOUT, _ASK, _DECLINE)
 }
 
 __all__ = ["Action", "ActionKind", "LegalActions"]

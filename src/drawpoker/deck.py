@@ -26,6 +26,7 @@ import secrets
 import struct
 from collections.abc import Collection, Iterable
 
+from drawpoker import fairness
 from drawpoker.cards import DECK, Card, format_cards, parse_card, parse_cards
 from drawpoker.errors import InvalidDeck
 
@@ -39,8 +40,16 @@ def new_seed() -> bytes:
 
 
 def commitment(seed: bytes) -> str:
-    """The SHA-256 of the seed, hex: published before the deal."""
-    return hashlib.sha256(seed).hexdigest()
+    """The commitment published before the deal: the root of the Merkle tree over
+    the first deck in dealing order (``drawpoker.fairness``), hex."""
+    return fairness.root(seed, 0, first_order(seed))
+
+
+def first_order(seed: bytes) -> tuple[int, ...]:
+    """The first deck of ``seed`` in dealing order (the first card dealt first)."""
+    cards = list(range(52))
+    Keystream(seed).shuffle(cards)
+    return tuple(reversed(cards))
 
 
 def check_seed(seed: bytes) -> bytes:
@@ -135,12 +144,15 @@ class Deck:
     card that is not in the stub raises ``InvalidDeck``.
     """
 
-    __slots__ = ("_cards", "_script", "_stream")
+    __slots__ = ("_cards", "_script", "_stream", "orders")
 
     def __init__(self, cards: list[int], stream: Keystream | None, script: list[int]) -> None:
         self._cards = cards  # top of the deck is the end of the list
         self._stream = stream
         self._script = script  # scripted cards still to deal, next first
+        # Each deck of the hand (the first, then one per reshuffle) in dealing order,
+        # the first card dealt first: what the commitments are made over.
+        self.orders: list[tuple[int, ...]] = [tuple(reversed(cards))]
 
     @classmethod
     def from_seed(cls, seed: bytes) -> Deck:
@@ -160,6 +172,7 @@ class Deck:
         ]
         deck = cls(list(range(51, -1, -1)), None, script)
         deck._arrange()
+        deck.orders = [tuple(reversed(deck._cards))]
         return deck
 
     def _arrange(self) -> None:
@@ -218,6 +231,7 @@ class Deck:
         else:
             self._cards = cards
             self._arrange()
+        self.orders.append(tuple(reversed(self._cards)))
 
     def stub(self) -> list[int]:
         """The stub's card indexes, a new list, top of the deck last (server-only)."""

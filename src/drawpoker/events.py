@@ -21,6 +21,7 @@ class Street(StrEnum):
     DRAW = "draw"
     POST_DRAW = "post-draw"
     SHOWDOWN = "showdown"
+    OPENERS = "openers"  # R48: the players decide whether to ask to see the openers
     OVER = "over"
 
 
@@ -48,7 +49,13 @@ class HandStarted(Event):
     button: int
     stacks: tuple[tuple[int, int], ...]  # (seat, stack) in seat order
     carried_pot: int
-    commitment: str  # SHA-256 of the deck seed, "" for a stacked deck
+    commitment: str  # Merkle root of the deck in dealing order, "" for a stacked deck
+    # How the deck seed was made (docs/fairness.md): SHA-256 of the room's seed,
+    # the players' contributions mixed in ((seat, SHA-256 of the text) pairs), and
+    # SHA-256 of the next hand's room seed. Empty when the hand was given its seed.
+    server_commitment: str = ""
+    entropy: tuple[tuple[int, str], ...] = ()
+    next_commitment: str = ""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -170,6 +177,7 @@ class Reshuffled(Event):
 
     size: int
     excluded_seat: int
+    commitment: str = ""  # Merkle root of the new stub in dealing order
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -196,11 +204,37 @@ class Mucked(Event):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class OpenersShown(Event):
-    """R44/R45: the opener's original five cards, the proof of openers."""
+    """R44/R45/R48: the opener's original five cards, the proof of openers."""
 
     seat: int
     cards: tuple[int, ...]
     valid: bool
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class OpenersRequested(Event):
+    """R48: ``seat`` asked to see the openers of ``opener``."""
+
+    seat: int
+    opener: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class OpenersDeclined(Event):
+    """R48: ``seat`` did not ask to see the openers (a time-out declines)."""
+
+    seat: int
+    opener: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PenaltyPaid(Event):
+    """R48: the false opener ``seat`` paid ``amount`` into the pot carried to the
+    next hand; ``due`` is the penalty before the cap of the opener's stack."""
+
+    seat: int
+    amount: int
+    due: int
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -229,9 +263,12 @@ class PotCarried(Event):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class DeckRevealed(Event):
-    """After the hand: the seed whose SHA-256 was the commitment."""
+    """After the hand, only at a table that reveals its seeds (``reveal_seed``;
+    otherwise the server keeps it): the deck seed, from which the commitments and
+    every card follow, and the room's seed it was mixed from."""
 
     seed: str  # hex
+    server_seed: str = ""  # hex; "" when the hand was given its seed
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

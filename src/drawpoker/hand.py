@@ -40,7 +40,10 @@ from drawpoker.events import (
     HandShown,
     HandStarted,
     Mucked,
+    OpenersDeclined,
+    OpenersRequested,
     OpenersShown,
+    PenaltyPaid,
     Posted,
     PostKind,
     PotAwarded,
@@ -54,6 +57,8 @@ from drawpoker.events import (
     UncalledBetReturned,
     positional_maker,
 )
+from drawpoker.fairness import Deal
+from drawpoker.fairness import root as deck_root
 from drawpoker.legal import LegalActions
 from drawpoker.pots import Pot, build_pots, rake_for, rake_pots, split
 from drawpoker.rules import OpenersCheck, Reveal, Rules
@@ -61,10 +66,11 @@ from drawpoker.rules import OpenersCheck, Reveal, Rules
 # Enum members as module constants: ``Street.DRAW`` is looked up through the enum
 # metaclass, ten times slower than a global, and the hot paths read them often.
 _PRE_DRAW, _DRAW, _POST_DRAW = Street.PRE_DRAW, Street.DRAW, Street.POST_DRAW
-_SHOWDOWN, _OVER = Street.SHOWDOWN, Street.OVER
+_SHOWDOWN, _OPENERS, _OVER = Street.SHOWDOWN, Street.OPENERS, Street.OVER
 _FOLD, _CHECK, _CALL, _BET = ActionKind.FOLD, ActionKind.CHECK, ActionKind.CALL, ActionKind.BET
 _DISCARD, _TIMEOUT = ActionKind.DRAW, ActionKind.TIMEOUT
-_BIG_BLIND = PostKind.BIG_BLIND
+_ASK, _DECLINE = ActionKind.ASK_OPENERS, ActionKind.DECLINE
+_BIG_BLIND, _DEAD_SMALL_BLIND = PostKind.BIG_BLIND, PostKind.DEAD_SMALL_BLIND
 _LIVE_POSTS = (PostKind.SMALL_BLIND, PostKind.BIG_BLIND)
 _ALL_CARDS = list(range(52))
 
@@ -90,6 +96,9 @@ _CARDS_DELIVERED = positional_maker(CardsDelivered)
 _HAND_SHOWN = positional_maker(HandShown)
 _MUCKED = positional_maker(Mucked)
 _OPENERS_SHOWN = positional_maker(OpenersShown)
+_OPENERS_REQUESTED = positional_maker(OpenersRequested)
+_OPENERS_DECLINED = positional_maker(OpenersDeclined)
+_PENALTY_PAID = positional_maker(PenaltyPaid)
 _RAKE_TAKEN = positional_maker(RakeTaken)
 _POT_AWARDED = positional_maker(PotAwarded)
 _POT_CARRIED = positional_maker(PotCarried)
@@ -106,6 +115,7 @@ class _Player:
         "all_in",
         "cards",
         "committed",
+        "dead",
         "discards",
         "drew",
         "faced",
@@ -129,6 +139,7 @@ class _Player:
         self.stack = stack  # chips behind
         self.wager = 0  # live chips in front this round
         self.committed = 0  # everything put in this hand, dead posts included
+        self.dead = 0  # of which a dead small blind: counts for no pot level (R34)
         self.cards: list[int] = []
         self.original: tuple[int, ...] = ()
         self.discards: list[int] = []  # own discards not yet reshuffled
@@ -163,11 +174,14 @@ class Hand:
     # CPython shares keys for in an instance dict).
     __slots__ = (
         "_able_count",
+        "_ask_pos",
+        "_askers",
         "_awards",
         "_bets",
         "_big_blind_index",
         "_by_seat",
         "_capped",
+        "_commit",
         "_discard_pile",
         "_draw_order",
         "_draw_pos",
@@ -184,18 +198,21 @@ class Hand:
         "_middle_extra",
         "_min_raise",
         "_opener",
+        "_pending",
         "_seat_order",
         "_second_round_played",
         "_to_act",
         "button",
         "carried_in",
         "carried_out",
+        "deal",
         "deck",
         "hand_id",
         "players",
         "rake",
         "reached_draw",
         "reshuffles",
+        "reveal_seed",
         "rules",
         "seed",
         "showdown",
@@ -214,11 +231,21 @@ class Hand:
         posts: Sequence[tuple[int, PostKind, int]] | None = None,
         hand_id: str = "",
         first_seq: int = 1,
+        reveal_seed: bool = False,
+        deal: Deal | None = None,
+        commit: bool = True,
     ) -> None:
         self.rules = rules
         self.hand_id = hand_id
         self.button = button
         self.seed = seed
+        # The seed rebuilds every card, folded hands too: it goes to everyone only
+        # at a table that chose to reveal it (docs/fairness.md), else to the server.
+        self.reveal_seed = reveal_seed
+        self.deal = deal
+        # The deck commitments (a Merkle root per deck, docs/fairness.md) cost about
+        # as much as playing the hand: simulations that publish nothing skip them.
+        self._commit = commit
         self._events: list[Event] = []
         self._first_seq = first_seq  # the next seq is first_seq + len(self._events)
         pairs = sorted(stacks.items() if isinstance(stacks, Mapping) else stacks)
@@ -256,6 +283,10 @@ class Hand:
         self.reshuffles = 0
         self._awards: list[tuple[int, tuple[tuple[int, int], ...]]] = []
         self._second_round_played = False
+        # R48: the end of the hand waiting for the requests to see the openers.
+        self._pending: tuple[list[Pot], list[list[int]], bool, str] | None = None
+        self._askers: list[int] = []
+        self._ask_pos = 0
         self._legal: LegalActions | None = None  # cached until the next action
         self._explicit_posts = self._check_posts(posts)
         self._start()
@@ -288,6 +319,8 @@ class Hand:
             raise InvalidConfig(f"carried_pot must be a non-negative int, got {carried_pot!r}")
         if (seed is None) == (deck is None):
             raise InvalidConfig("give exactly one of seed (production) or deck (tests)")
+        if self.deal is not None and self.deal.seed != seed:
+            raise InvalidConfig("the deal's seed is not the hand's seed")
 
     def _check_posts(
         self, posts: Sequence[tuple[int, PostKind, int]] | None
@@ -306,6 +339,7 @@ class Hand:
 
     def _start(self) -> None:
         rules = self.rules
+        deal = self.deal
         self._emit(
             _HAND_STARTED,
             EVERYONE,
@@ -313,7 +347,10 @@ class Hand:
             self.button,
             tuple([(p.seat, p.stack) for p in self._seat_order]),
             self.carried_in,
-            commitment(self.seed) if self.seed is not None else "",
+            commitment(self.seed) if self.seed is not None and self._commit else "",
+            deal.commitment if deal is not None else "",
+            deal.entropy if deal is not None else (),
+            deal.next_commitment if deal is not None else "",
         )
         for index, kind, amount in self._forced_bets():
             self._post(self.players[index], kind, amount)
@@ -355,10 +392,14 @@ class Hand:
 
     def _post(self, p: _Player, kind: PostKind, amount: int) -> None:
         amount = min(amount, p.stack)
+        if not amount and kind is not _BIG_BLIND:
+            return  # all in on an earlier post: nothing left to post
         p.stack -= amount
         p.committed += amount
         self._in_pot += amount
-        if kind in _LIVE_POSTS:
+        if kind is _DEAD_SMALL_BLIND:
+            p.dead += amount
+        elif kind in _LIVE_POSTS:
             p.wager += amount
             if kind is _BIG_BLIND:
                 if self._big_blind_index is None:
@@ -402,6 +443,13 @@ class Hand:
         return self.street is _OVER
 
     @property
+    def on_draw_clock(self) -> bool:
+        """Is the player to act on the draw clock (R26: the draw; R48: the request to
+        see the openers)? Otherwise the action clock."""
+        street = self.street
+        return street is _DRAW or street is _OPENERS
+
+    @property
     def to_act(self) -> int | None:
         """The seat to act, or None when the hand is over."""
         return None if self._to_act is None else self.players[self._to_act].seat
@@ -437,6 +485,12 @@ class Hand:
             return LegalActions(  # seat, street, then as LegalActions lists its fields
                 p.seat, street, False, False, 0, False, 0, 0, "", True,
                 self.rules.max_discard, tuple(p.cards),
+            )  # fmt: skip
+        if street is _OPENERS:
+            opener = self.players[self._opener]  # type: ignore[index]
+            return LegalActions(
+                p.seat, street, False, False, 0, False, 0, 0, "", False, 0, (),
+                True, opener.seat, self._penalty(opener),
             )  # fmt: skip
         highest = self._highest
         stack = p.stack
@@ -544,6 +598,12 @@ class Hand:
         kind = action.kind
         if kind is _TIMEOUT:
             return None
+        if legal.ask_openers:
+            if kind is _ASK or kind is _DECLINE:
+                return None
+            return f": the hand is over; may {legal.describe()}, not {kind}"
+        if kind is _ASK or kind is _DECLINE:
+            return f": nobody may ask for the openers now; may {legal.describe()}"
         if legal.draw:
             if kind is not _DISCARD:
                 return f": it is the draw; {legal.describe()}, not {kind}"
@@ -608,6 +668,10 @@ class Hand:
             self._fold(p)
         elif kind is _DISCARD:
             self._draw(p, action.cards)
+        elif kind is _ASK:
+            self._ask(p)
+        elif kind is _DECLINE:
+            self._decline(p)
         else:  # TIMEOUT
             street = self.street
             penalized = street is _DRAW and self.rules.draw_timeout_penalty
@@ -615,6 +679,8 @@ class Hand:
             if street is _DRAW:
                 p.penalized = penalized
                 self._draw(p, ())
+            elif street is _OPENERS:  # R48: the draw clock ran out: no request
+                self._decline(p)
             elif p.wager >= self._highest:
                 self._check(p)
             else:
@@ -873,9 +939,19 @@ class Hand:
         if self.rules.reshuffle_folded:
             pool += self._folded_cards
             self._folded_cards = []
-        self.deck.reshuffle(pool)
+        deck = self.deck
+        deck.reshuffle(pool)
         self.reshuffles += 1
-        self._emit(_RESHUFFLED, EVERYONE, len(self.deck), served.seat if served else 0)
+        seed = self.seed
+        self._emit(
+            _RESHUFFLED,
+            EVERYONE,
+            len(deck),
+            served.seat if served else 0,
+            deck_root(seed, self.reshuffles, deck.orders[-1])
+            if seed is not None and self._commit
+            else "",
+        )
 
     # ----------------------------------------------------------- second round
 
@@ -905,7 +981,7 @@ class Hand:
             and self._second_round_played
             and self._last_aggressor is None
         ):
-            self._carry_everything("nobody bet after the draw (R43)")
+            self._conclude([], [], False, "nobody bet after the draw (R43)")
         else:
             self._showdown()
 
@@ -926,18 +1002,35 @@ class Hand:
         return None if valid else p.index
 
     def _pots(self) -> list[Pot]:
+        """R34: levels at the all-in players' chips; dead small blinds and a carried
+        pot go to the main pot."""
         players = self.players
         return build_pots(
-            [p.committed for p in players], [not p.folded for p in players], self._middle_extra
+            [p.committed - p.dead for p in players],
+            [not p.folded for p in players],
+            [p.all_in for p in players],
+            self._middle_extra + sum([p.dead for p in players]),
         )
 
     def _win_uncontested(self, winner: _Player) -> None:
         """R13, R30, R41: everyone else folded."""
         pots = self._pots()
         if self._false_opener() == winner.index:
-            self._settle(pots, [[] for _ in pots], showdown=False)
+            self._conclude(pots, [[] for _ in pots], False)
         else:
-            self._settle(pots, [[winner.index] for _ in pots], showdown=False)
+            self._conclude(pots, [[winner.index] for _ in pots], False)
+
+    def _winners(self, pots: list[Pot], excluded: int | None) -> list[list[int]]:
+        """The best hands of each pot's eligible players, ``excluded`` left out (R44)."""
+        players = self.players
+        values = {i: evaluate(players[i].cards) for i in range(len(players))
+                  if not players[i].folded}  # fmt: skip
+        winners: list[list[int]] = []
+        for pot in pots:
+            contenders = [i for i in pot.eligible if i != excluded]
+            best = max([values[i].strength for i in contenders], default=0)
+            winners.append([i for i in contenders if values[i].strength == best])
+        return winners
 
     def _showdown(self) -> None:
         self.street = _SHOWDOWN
@@ -967,7 +1060,93 @@ class Hand:
             else:
                 events.append(_MUCKED(seq, EVERYONE, p.seat))
             seq += 1
-        self._settle(pots, winners, showdown=True)
+        # R48: the award waits for the requests to see the openers.
+        self._conclude(pots, winners, True)
+
+    # ----------------------------------------------------- openers on request
+
+    def _conclude(
+        self, pots: list[Pot], winners: list[list[int]], showdown: bool, carry: str = ""
+    ) -> None:
+        """End the hand: pay the pots to ``winners`` (or carry everything, ``carry``
+        saying why), after the requests to see the openers when R48 applies."""
+        rules = self.rules
+        if (
+            rules.is_italian
+            and rules.openers_check is OpenersCheck.ON_REQUEST
+            and self._opener is not None
+        ):
+            self._pending = (pots, winners, showdown, carry)
+            self.street = _OPENERS
+            n = len(self.players)
+            # Every other player dealt in, clockwise from the opener.
+            self._askers = [(self._opener + k) % n for k in range(1, n)]
+            self._ask_pos = 0
+            self._to_act = self._askers[0]
+            return
+        self._close(pots, winners, showdown, carry)
+
+    def _close(self, pots: list[Pot], winners: list[list[int]], showdown: bool, carry: str) -> None:
+        self._to_act = None
+        if carry:
+            self._carry_everything(carry)
+        else:
+            self._settle(pots, winners, showdown)
+
+    def _penalty(self, opener: _Player) -> int:
+        """R48: what a false opener pays: the penalty, capped by the opener's stack."""
+        due = self.rules.penalty_due(self.pot_total)
+        return due if due < opener.stack else opener.stack
+
+    def _decline(self, p: _Player) -> None:
+        opener = self.players[self._opener]  # type: ignore[index]
+        self._emit(_OPENERS_DECLINED, EVERYONE, p.seat, opener.seat)
+        self._ask_pos += 1
+        if self._ask_pos < len(self._askers):
+            self._to_act = self._askers[self._ask_pos]
+            return
+        pending = self._pending
+        assert pending is not None
+        self._pending = None
+        self._close(*pending)  # nobody asked: the pot is paid as the cards say
+
+    def _ask(self, p: _Player) -> None:
+        """R48: the opener's original five cards are shown; without openers the opener
+        pays the penalty into the carried pot and forfeits this hand (R44)."""
+        opener = self.players[self._opener]  # type: ignore[index]
+        pending = self._pending
+        assert pending is not None
+        self._pending = None
+        pots, winners, showdown, carry = pending
+        self._emit(_OPENERS_REQUESTED, EVERYONE, p.seat, opener.seat)
+        valid = self._has_openers(opener)
+        self._emit(_OPENERS_SHOWN, EVERYONE, opener.seat, opener.original, valid)
+        if not valid:
+            due = self.rules.penalty_due(self.pot_total)
+            paid = self._penalty(opener)
+            opener.stack -= paid
+            self._emit(_PENALTY_PAID, EVERYONE, opener.seat, paid, due)
+            if paid:
+                self._carry(paid, "the false opener's penalty (R48)")
+            if not carry and not opener.folded:
+                winners = self._forfeit(pots, showdown, opener)
+        self._close(pots, winners, showdown, carry)
+
+    def _forfeit(self, pots: list[Pot], showdown: bool, opener: _Player) -> list[list[int]]:
+        """R44 for a false opener still in the hand: the best other hand takes each
+        pot; a pot nobody else may win stays for the next hand. A hand that now wins
+        and was mucked (``reveal`` = winners) is shown."""
+        if not showdown:
+            return [[] for _ in pots]  # the opener was the only hand left
+        winners = self._winners(pots, opener.index)
+        shown = {e.seat for e in self._events if isinstance(e, HandShown)}
+        players = self.players
+        for i in sorted({i for group in winners for i in group}):
+            q = players[i]
+            if q.seat not in shown:
+                description = evaluate(q.cards).description
+                self._emit(_HAND_SHOWN, EVERYONE, q.seat, tuple(q.cards), description)
+        return winners
 
     def _settle(self, pots: list[Pot], winners: list[list[int]], showdown: bool) -> None:
         """Pay each pot to its winners after rake; a pot nobody may win stays (R44)."""
@@ -1028,7 +1207,13 @@ class Hand:
         self.street = _OVER
         self._to_act = None
         if self.seed is not None:
-            self._emit(_DECK_REVEALED, EVERYONE, self.seed.hex())
+            deal = self.deal
+            self._emit(
+                _DECK_REVEALED,
+                EVERYONE if self.reveal_seed else SERVER,
+                self.seed.hex(),
+                deal.server_seed.hex() if deal is not None else "",
+            )
         self._emit(
             _HAND_ENDED,
             EVERYONE,
@@ -1090,6 +1275,10 @@ class Hand:
         if self._to_act is None:
             raise AssertionError(f"nobody to act on the {self.street}")
         p = players[self._to_act]
+        if self.street is _OPENERS:
+            if p.index == self._opener:
+                raise AssertionError(f"seat {p.seat} is asked for its own openers")
+            return
         if p.folded or (p.all_in and self.street is not _DRAW):
             raise AssertionError(f"seat {p.seat} is to act but cannot")
 

@@ -26,6 +26,9 @@ _FIELDS = (
     "draw",
     "max_discard",
     "hand",
+    "ask_openers",
+    "opener",
+    "penalty",
 )
 
 
@@ -36,7 +39,10 @@ class LegalActions:
     call adds (0: no call); a bet or raise may go TO any total from ``min_to`` to
     ``max_to`` (both 0: none allowed; equal in fixed limit). ``bet_label`` says
     what the wager is called: bet, raise, open or complete. The draw: discard
-    up to ``max_discard`` cards of ``hand``, or stand pat.
+    up to ``max_discard`` cards of ``hand``, or stand pat. At the end of a hand
+    played with openers on request (R48, street ``openers``): ``ask_openers`` —
+    ask to see the openers of seat ``opener`` or decline; an opener found without
+    openers pays ``penalty`` (already capped by the opener's stack).
     """
 
     __slots__ = _FIELDS
@@ -55,6 +61,9 @@ class LegalActions:
         draw: bool = False,
         max_discard: int = 0,
         hand: tuple[int, ...] = (),
+        ask_openers: bool = False,
+        opener: int = 0,
+        penalty: int = 0,
     ) -> None:
         self.seat: Final = seat
         self.street: Final = street
@@ -68,6 +77,9 @@ class LegalActions:
         self.draw: Final = draw
         self.max_discard: Final = max_discard
         self.hand: Final = hand
+        self.ask_openers: Final = ask_openers
+        self.opener: Final = opener
+        self.penalty: Final = penalty
 
     def _values(self) -> tuple[Any, ...]:
         return tuple([getattr(self, name) for name in _FIELDS])
@@ -95,6 +107,8 @@ class LegalActions:
         """``fold, call 3, raise to 12-24``."""
         if self.draw:
             return f"stand pat or discard 1–{self.max_discard}"
+        if self.ask_openers:
+            return f"ask to see the openers of seat {self.opener} or decline"
         parts = []
         if self.fold:
             parts.append("fold")

@@ -13,32 +13,39 @@ class Pot:
     eligible: tuple[int, ...]  # player indexes in clockwise order from left of the button
 
 
-def build_pots(committed: Sequence[int], live: Sequence[bool], extra: int = 0) -> list[Pot]:
+def build_pots(
+    committed: Sequence[int], live: Sequence[bool], all_in: Sequence[bool], extra: int = 0
+) -> list[Pot]:
     """One pot per all-in level (R34), main pot first.
 
-    ``committed[i]`` is everything player ``i`` put in (uncalled chips already
-    returned); ``live[i]`` is False for a folded player, whose chips still count
-    but who is eligible for nothing. ``extra`` (a carried pot) joins the main pot.
-    Levels come from the live players' commitments; pots with the same eligible
-    players are merged.
+    ``committed[i]`` is what player ``i`` put in that counts for levels: wagers
+    (uncalled chips already returned) plus ante or invito, but not a dead small
+    blind. ``live[i]`` is False for a folded player, whose chips still count but
+    who is eligible for nothing; ``all_in[i]`` marks a player with no chips behind.
+    ``extra`` (dead small blinds, a carried pot) joins the main pot.
+
+    Levels are set only at the commitments of live players who are all in: a
+    player who is not all in matched every wager and makes no level, whatever
+    extra dead chips they posted, and is eligible for every pot. An all-in player
+    is eligible for the pots up to their level. A pot nobody left may win (chips
+    a folded player put in above every level) joins the pot before it.
     """
-    top = max(committed, default=0)
-    live_levels = {c for c, alive in zip(committed, live, strict=True) if alive}
-    if len(live_levels) == 1 and top > 0 and top in live_levels:
-        # The usual end of a hand: every live player put in the most anyone did.
-        eligible = tuple([i for i, alive in enumerate(live) if alive])
-        return [Pot(sum(committed) + extra, eligible)]
-    levels = sorted({c for c in live_levels if c > 0})
+    n = len(committed)
+    levels = sorted({committed[i] for i in range(n) if live[i] and all_in[i]})
+    if not levels:
+        # The usual end of a hand: nobody is all in, one pot for every live player.
+        return [Pot(sum(committed) + extra, tuple([i for i in range(n) if live[i]]))]
+    if levels[0] == 0 and not extra:
+        levels.pop(0)  # all in on dead chips alone, and no dead chips: no pot to win
+    top = max(committed)
     if not levels or levels[-1] < top:
         levels.append(top)
     pots: list[Pot] = []
     previous = 0
     for level in levels:
-        amount = sum(min(c, level) - min(c, previous) for c in committed)
+        amount = sum([min(c, level) - min(c, previous) for c in committed])
         eligible = tuple(
-            i
-            for i, (c, alive) in enumerate(zip(committed, live, strict=True))
-            if alive and c >= level
+            [i for i in range(n) if live[i] and (not all_in[i] or committed[i] >= level)]
         )
         previous = level
         if pots and (not eligible or pots[-1].eligible == eligible):
@@ -46,10 +53,7 @@ def build_pots(committed: Sequence[int], live: Sequence[bool], extra: int = 0) -
         elif amount or not pots:
             pots.append(Pot(amount, eligible))
     if extra:
-        if pots:
-            pots[0] = Pot(pots[0].amount + extra, pots[0].eligible)
-        else:
-            pots.append(Pot(extra, tuple(i for i, alive in enumerate(live) if alive)))
+        pots[0] = Pot(pots[0].amount + extra, pots[0].eligible)
     return pots
 
 

@@ -43,10 +43,15 @@ class InvitoOthers(StrEnum):
 
 
 class OpenersCheck(StrEnum):
-    """R44: the server checks openers before offering the open, or at the showdown."""
+    """R44: the server checks openers before offering the open, or at the showdown;
+    R48: anyone may open, and the openers are shown only if a player asks."""
 
     SERVER = "server"
     SHOWDOWN = "showdown"
+    ON_REQUEST = "on_request"
+
+
+POT_PENALTY = "pot"  # R48: the false opener's penalty is the size of the pot
 
 
 # Default rake caps by players dealt in: (fewest players, cap), checked from the top.
@@ -84,6 +89,7 @@ class Rules:
     raise_pot_multiple: int = 2
     checked_pot_stays: bool = True
     openers_check: OpenersCheck = OpenersCheck.SERVER
+    false_opener_penalty: int | str = POT_PENALTY  # R48: "pot" or a fixed amount
     # Derived in __post_init__ (read on hot paths, so plain attributes).
     openers_rank: int = field(init=False, default=9, compare=False, repr=False)
     is_italian: bool = field(init=False, default=False, compare=False, repr=False)
@@ -148,6 +154,12 @@ class Rules:
             InvitoOthers.SAME: self.invito,
         }[self.invito_others]
 
+    def penalty_due(self, pot: int) -> int:
+        """R48: what a false opener owes when the pot at the end of the hand is ``pot``
+        (before the cap of the opener's stack)."""
+        penalty = self.false_opener_penalty
+        return pot if penalty == POT_PENALTY else int(penalty)
+
     def summary(self) -> str:
         """One line for a lobby: ``No Limit 1/2, online, 6-max``."""
         if self.is_italian:
@@ -196,6 +208,10 @@ class Rules:
                 fail("structure", "the italian preset bets pot-limited (R39): use pot-limit")
             if self.raise_pot_multiple < 1:
                 fail("raise_pot_multiple", "must be at least 1")
+            penalty = self.false_opener_penalty
+            if penalty != POT_PENALTY and (type(penalty) is not int or penalty < 1):
+                fail("false_opener_penalty", f"must be 'pot' or a whole number of chips "
+                     f"of at least 1, got {penalty!r}")  # fmt: skip
             return
         if self.invito:
             fail("invito", "only the italian preset has an invito")

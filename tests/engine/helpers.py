@@ -9,7 +9,7 @@ from drawpoker.deck import Deck
 from drawpoker.events import Event
 from drawpoker.hand import Hand
 from drawpoker.rules import Rules
-from drawpoker.simulate import random_action
+from drawpoker.tools.simulate import random_action
 
 FL = Rules.online(structure="fixed-limit", small_blind=1, big_blind=2, max_seats=8)
 NL = Rules.online(structure="no-limit", small_blind=1, big_blind=2, max_seats=8)
@@ -25,7 +25,7 @@ def six(rules: Rules = FL, stacks: int | dict[int, int] = 200, **kwargs: object)
 
 def play(hand: Hand, script: str) -> list[Event]:
     """Apply ``"4 r 4, 5 c, 6 f, 2 d AsKd, 3 p"``: seat, then f(old) x(check) c(all)
-    r/b TO, d CARDS (discard), p (stand pat), t (timeout)."""
+    r/b TO, d CARDS (discard), p (stand pat), t (timeout), ask or decline (R48)."""
     events: list[Event] = []
     for step in filter(None, (s.strip() for s in script.split(","))):
         seat_text, verb, *rest = step.split()
@@ -38,7 +38,8 @@ def _action(seat: int, verb: str, arg: str) -> Action:
         return Action.bet(seat, int(arg))
     if verb == "d":
         return Action.draw(seat, arg)
-    simple = {"f": "fold", "x": "check", "c": "call", "p": "draw", "t": "timeout"}
+    simple = {"f": "fold", "x": "check", "c": "call", "p": "draw", "t": "timeout",
+              "ask": "ask-openers", "decline": "decline"}  # fmt: skip
     return Action(seat, ActionKind(simple[verb]))
 
 

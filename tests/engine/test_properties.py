@@ -24,7 +24,8 @@ def tables(draw: st.DrawFn) -> tuple[Rules, dict[int, int], int, int]:
             max_seats=max_seats,
             invito=draw(st.integers(1, 20)),
             invito_others=draw(st.sampled_from(["none", "half", "one_less", "same"])),
-            openers_check=draw(st.sampled_from(["server", "showdown"])),
+            openers_check=draw(st.sampled_from(["server", "showdown", "on_request"])),
+            false_opener_penalty=draw(st.sampled_from(["pot", 1, 25, 1000])),
             checked_pot_stays=draw(st.booleans()),
             reveal=draw(st.sampled_from(["all", "winners"])),
         )
@@ -76,7 +77,9 @@ def test_random_play_keeps_every_invariant(
         legal = hand.legal_actions()
         if legal is None:
             break
-        assert legal.draw or legal.fold or legal.check or legal.call or legal.max_to
+        assert (
+            legal.draw or legal.fold or legal.check or legal.call or legal.max_to
+        ) != legal.ask_openers  # R48: the request is a phase of its own
         assert legal.seat == hand.to_act
         hand.act(random_action(legal, rng, timeout_rate=0.02))
         hand.check_invariants()
