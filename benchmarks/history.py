@@ -35,8 +35,8 @@ from drawpoker.hand import Hand
 from drawpoker.history import dumps_all, loads_all, replay
 from drawpoker.history.phh import record, render_all
 from drawpoker.history.pokerkit_codes import DrawHandHistory, play
-from drawpoker.history.samples import random_hand
 from drawpoker.rules import Rules
+from drawpoker.tools.samples import random_hand
 
 
 def played(count: int, seed: int) -> list[Hand]:

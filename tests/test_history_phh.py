@@ -12,8 +12,8 @@ from drawpoker.events import Reshuffled, TimedOut
 from drawpoker.hand import Hand
 from drawpoker.history import HandInfo, dumps, dumps_all, loads, loads_all, replay
 from drawpoker.history.phh import deal_order, toml_str
-from drawpoker.history.samples import random_hand
 from drawpoker.rules import Rules
+from drawpoker.tools.samples import random_hand
 
 RULES = {
     "no-limit": Rules.online(structure="no-limit", max_seats=8, rake_percent=5),

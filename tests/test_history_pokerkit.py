@@ -26,8 +26,8 @@ from drawpoker.events import (
 )
 from drawpoker.hand import Hand
 from drawpoker.history import dumps
-from drawpoker.history.samples import random_hand
 from drawpoker.rules import Rules
+from drawpoker.tools.samples import random_hand
 
 pokerkit_codes = pytest.importorskip("drawpoker.history.pokerkit_codes")
 DrawHandHistory = pokerkit_codes.DrawHandHistory

@@ -16,6 +16,7 @@ import pytest
 
 from drawpoker.actions import Action, ActionKind
 from drawpoker.deck import Deck
+from drawpoker.events import PostKind
 from drawpoker.hand import Hand
 from drawpoker.history import (
     HandInfo,
@@ -49,7 +50,8 @@ def play(hand: Hand, script: str) -> Hand:
         elif verb == "d":
             action = Action.draw(seat, " ".join(rest))
         else:
-            kind = {"c": "call", "x": "check", "f": "fold", "p": "draw", "t": "timeout"}[verb]
+            kind = {"c": "call", "x": "check", "f": "fold", "p": "draw", "t": "timeout",
+                    "ask": "ask-openers", "decline": "decline"}[verb]  # fmt: skip
             action = Action(seat, ActionKind(kind))
         hand.act(action)
     return hand
@@ -74,6 +76,7 @@ class Scenario:
     info: HandInfo = field(default_factory=HandInfo)
     viewer: int | None = None
     expect: tuple[str, ...] = ()
+    posts: tuple[tuple[int, PostKind, int], ...] | None = None
 
     def hand(self) -> Hand:
         kwargs: dict[str, object] = (
@@ -81,7 +84,8 @@ class Scenario:
         )
         hand = Hand(
             self.rules, self.stacks, self.button, carried_pot=self.carried,
-            hand_id=str(240_000 + len(self.name)), **kwargs,  # type: ignore[arg-type]
+            hand_id=str(240_000 + len(self.name)), posts=self.posts,
+            **kwargs,  # type: ignore[arg-type]
         )  # fmt: skip
         return play(hand, self.script)
 
@@ -171,6 +175,30 @@ SCENARIOS = [
         info=HandInfo(names=NAMES, table="Ostia", currency="USD", currency_symbol="$",
                       time=WHEN, time_zone="ET"),
         expect=("No Limit ($1/$2 USD) - 2026/11/29 9:30:05 ET", "| Rake $1", "(button)"),
+    ),
+    Scenario(
+        "nl-dead-blinds", NL, {1: 100, 2: 100, 3: 100, 5: 100, 6: 100}, 1,
+        "5 x, 6 c, 1 f, 2 f, 3 x, 3 p, 5 d2, 6 d3, 3 x, 5 b 6, 6 c, 3 f",
+        seed=12,
+        posts=((2, PostKind.SMALL_BLIND, 1), (3, PostKind.BIG_BLIND, 2),
+               (5, PostKind.BIG_BLIND, 2), (5, PostKind.DEAD_SMALL_BLIND, 1),
+               (6, PostKind.DEAD_SMALL_BLIND, 1)),
+        info=HandInfo(names=NAMES, table="Ostia", currency="USD", currency_symbol="$",
+                      time=dt.datetime(2026, 11, 29, 14, 30, 5)),
+        expect=("Elena: posts small & big blinds $3", "Fabio: posts small blind $1",
+                "14:30:05 UTC [2026/11/29 9:30:05 ET]", "(didn't bet)"),
+    ),
+    Scenario(
+        "italian-openers-on-request",
+        ITALIAN.replace(openers_check="on_request", checked_pot_stays=False),
+        {1: 300, 2: 300, 3: 300, 4: 300}, 4,
+        "1 b 10, 2 c, 3 f, 4 f, 1 d3, 2 p, 1 x, 2 x, 2 decline, 3 ask",
+        deck=dealt("Ts Td 8c 9h Kd", "Qs 9d 4c 5h 7d", "2s 3d 8d 9s Jd", "As Kh 7c 6s 5d")
+        + " Th 2c 3c",
+        expect=("Bruno: does not ask to see the openers", "Chiara: asks to see the openers",
+                "Ada: shows openers [Ts Td 8c 9h Kd] (false openers)",
+                "Ada: pays a penalty of 30 for false openers", "Bruno collected 30 from pot",
+                "30 stays on the table for the next hand"),
     ),
 ]  # fmt: skip
 

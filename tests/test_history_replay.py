@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from pathlib import Path
 
 import pytest
@@ -11,8 +12,8 @@ import pytest
 from drawpoker.cli import main
 from drawpoker.history import HistoryError, dumps, dumps_all, loads, loads_all, pokerstars, replay
 from drawpoker.history.replay import decision_point, outcome
-from drawpoker.history.samples import random_hand
 from drawpoker.rules import Rules
+from drawpoker.tools.samples import random_hand
 
 PL = Rules.online(structure="pot-limit")
 HEAD = """variant = 'P5CD'
@@ -165,7 +166,11 @@ def test_cli_convert(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None
     out_path = tmp_path / "two.txt"
     assert main(["convert", str(path), "--to", "pokerstars", "-o", str(out_path)]) == 0
     text = out_path.read_text()
-    assert text.count("PokerStars Hand #h") == 2
+    # Numeric hand numbers, as trackers read them (the room's ids stay in the PHH).
+    numbers = [pokerstars.hand_number(f"h{i}") for i in range(2)]
+    assert [int(n) for n in re.findall(r"PokerStars Hand #(\d+):", text)] == [
+        int(n) for n in numbers
+    ]
     assert text.count("*** SUMMARY ***") == 2
     seat = hands[0].players[0].seat
     assert (
@@ -173,7 +178,7 @@ def test_cli_convert(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None
     )
     view = capsys.readouterr().out
     assert view.count("Dealt to") >= 1
-    assert "PokerStars Hand #h0" in view
+    assert f"PokerStars Hand #{numbers[0]}:" in view
 
 
 def test_cli_convert_pokerstars_text(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import itertools
 import json
 import random
@@ -13,12 +12,13 @@ import pytest
 
 from drawpoker.cards import format_cards, parse_cards
 from drawpoker.cli import main
+from drawpoker.deck import commitment
 from drawpoker.events import Reshuffled
 from drawpoker.hand import Hand
 from drawpoker.history import dumps, dumps_all, loads
-from drawpoker.history.samples import random_hand
 from drawpoker.history.verify import verify
 from drawpoker.rules import Rules
+from drawpoker.tools.samples import random_hand
 
 RULES = Rules.online(structure="no-limit", max_seats=8)
 
@@ -79,7 +79,7 @@ def test_changed_seed_is_detected() -> None:
     assert not verdict.ok
     assert "the seed does not match the commitment" in verdict.problems[0]
     # A forger who also rewrites the commitment still cannot match the cards.
-    data["_commitment"] = hashlib.sha256(bytes.fromhex(data["_seed"])).hexdigest()
+    data["_commitment"] = commitment(bytes.fromhex(data["_seed"]))
     verdict = verify(data)
     assert not verdict.ok
     assert "action 1 'd dh p1" in verdict.problems[0]
@@ -105,7 +105,7 @@ def test_swapped_action_is_detected() -> None:
 def test_missing_seed_or_commitment() -> None:
     data = loads(dumps(hands(1, seed=5)[0]))
     data.pop("_seed")
-    assert "the seed is not revealed" in verify(data).problems[0]
+    assert "neither openings (_openings) nor the seed" in verify(data).problems[0]
     data.pop("_commitment")
     assert "no deck commitment" in verify(data).problems[0]
 

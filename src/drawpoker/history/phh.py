@@ -37,6 +37,8 @@ from drawpoker.events import (
     HandShown,
     HandStarted,
     Mucked,
+    OpenersDeclined,
+    OpenersRequested,
     OpenersShown,
     Posted,
     PostKind,
@@ -48,6 +50,7 @@ from drawpoker.events import (
 )
 from drawpoker.hand import Hand
 from drawpoker.history.info import HandInfo, Tournament
+from drawpoker.history.openings import openings_for
 from drawpoker.rules import Rules, Structure
 
 VARIANTS = {
@@ -67,7 +70,8 @@ class HistoryError(DrawPokerError, ValueError):
     """A hand history that cannot be read, replayed or verified; the message says where."""
 
 
-_NAMES = tuple(str(card) for card in DECK)
+_NAMES = (*(str(card) for card in DECK), "??")
+_UNKNOWN = 52  # a card the viewer did not see, written ``??``
 
 
 def _cards(cards: Iterable[int]) -> str:
@@ -193,6 +197,8 @@ _KIND: dict[type, int] = {
     Posted: 13,
     PotAwarded: 14,
     DeckRevealed: 15,
+    OpenersRequested: 16,
+    OpenersDeclined: 17,
 }
 _DRAW_KINDS = frozenset({0, 1, 2, 3, 4, 5})  # a timeout in the draw stands pat
 
@@ -200,12 +206,16 @@ _DRAW_KINDS = frozenset({0, 1, 2, 3, 4, 5})  # a timeout in the draw stands pat
 class _Walk:
     """What one pass over a hand's events gathers for the PHH document."""
 
-    __slots__ = ("actions", "posted", "seed", "won")
+    __slots__ = ("actions", "deck_commitments", "posted", "seed", "won")
 
-    def __init__(self, hand: Hand, label: dict[int, str]) -> None:
+    def __init__(self, hand: Hand, label: dict[int, str], viewer: int | None = None) -> None:
         posted: list[Posted] = []
         won: dict[int, int] = {}
         seed = ""
+        roots: list[str] = []
+        # A player's view: other seats' cards and discards become ``??`` (shown
+        # hands stay), and the seed only if the table revealed it to everyone.
+        hidden = (lambda seat: False) if viewer is None else (lambda seat: seat != viewer)
         out: list[str] = []
         add = out.append
         sds: list[str] = []
@@ -222,8 +232,18 @@ class _Walk:
             k = kinds(type(e))
             if k is None:
                 continue
+            if k == 0 or k == 3:
+                if hidden(e.seat):  # type: ignore[attr-defined]
+                    e = type(e)(  # type: ignore[call-arg]
+                        seq=e.seq,
+                        visible_to=e.visible_to,
+                        seat=e.seat,  # type: ignore[attr-defined]
+                        cards=(_UNKNOWN,) * len(e.cards),  # type: ignore[attr-defined]
+                    )
+            elif k == 15 and viewer is not None and not e.visible(viewer):
+                continue
             if in_draw and k not in draw_kinds:
-                out += _draw_lines(sds, dhs, notes, dealt, label)
+                out += _draw_lines(sds, dhs, notes, dealt, label, viewer is None)
                 sds, dhs, notes = [], [], []
                 in_draw = False
             if k == 7:
@@ -266,6 +286,7 @@ class _Walk:
             elif k == 2:
                 note = f" # {TIMEOUT_NOTE}"
             elif k == 5:
+                roots.append(e.commitment)  # type: ignore[attr-defined]
                 kept = e.excluded_seat  # type: ignore[attr-defined]
                 notes.append(
                     f"# reshuffle: {e.size} cards"  # type: ignore[attr-defined]
@@ -277,12 +298,18 @@ class _Walk:
                 add(f"# openers {label[e.seat]} {text} {valid}")  # type: ignore[attr-defined]
             elif k == 15:
                 seed = e.seed  # type: ignore[attr-defined]
+            elif k == 16:  # R48: asks to see the openers
+                add(f"{label[e.seat]} ask")  # type: ignore[attr-defined]
+            elif k == 17:  # R48: does not ask (a time-out declines)
+                add(f"{label[e.seat]} decline{note}")  # type: ignore[attr-defined]
+                note = ""
         if in_draw:
-            out += _draw_lines(sds, dhs, notes, dealt, label)
+            out += _draw_lines(sds, dhs, notes, dealt, label, viewer is None)
         self.actions = out
         self.posted = posted
         self.won = won
         self.seed = seed
+        self.deck_commitments = roots if any(roots) else []
 
 
 def _draw_lines(
@@ -291,6 +318,7 @@ def _draw_lines(
     notes: list[str],
     dealt: set[int],
     label: dict[int, str],
+    reorder: bool = True,
 ) -> list[str]:
     """A draw: the discards, then the replacement deals.
 
@@ -298,7 +326,7 @@ def _draw_lines(
     ordered for PokerKit, which deals its stub to the last card before it reuses
     discards and warns about a card dealt otherwise: deals from its stub go first,
     and a deal that must reach into the discards is made larger than its stub."""
-    if notes:
+    if notes and reorder:  # a player's view keeps the engine's order (its cards are not all known)
         dhs = deal_order(dhs, dealt)
     return [*sds, *notes, *(f"d dh {label[k]} {_cards(cards)}" for k, cards in dhs)]
 
@@ -378,6 +406,8 @@ class Record:
     seed: str = ""
     time_text: str = ""
     tournament: Tournament | None = None
+    deck_commitments: list[str] = field(default_factory=list)  # one per reshuffle
+    openings: list[dict[str, Any]] = field(default_factory=list)  # the viewer's cards
 
 
 _NO_INFO = HandInfo()
@@ -399,8 +429,10 @@ def _default_kinds(rules: Rules, n: int, button_index: int) -> tuple[tuple[int, 
 _KINDS_CACHE: dict[tuple[int, int, int], tuple[Rules, tuple[tuple[int, PostKind], ...]]] = {}
 
 
-def record(hand: Hand, info: HandInfo | None = None) -> Record:
-    """The PHH record of a hand (finished or not) from its events."""
+def record(hand: Hand, info: HandInfo | None = None, *, viewer: int | None = None) -> Record:
+    """The PHH record of a hand (finished or not) from its events: the archive, or
+    with ``viewer`` (a seat) what that player saw, with the openings of their cards
+    (``drawpoker.fairness``) once the hand is over."""
     info = info or _NO_INFO
     rules = hand.rules
     players = hand.players
@@ -408,7 +440,7 @@ def record(hand: Hand, info: HandInfo | None = None) -> Record:
     order = [p.seat for p in players]
     label = {seat: f"p{i}" for i, seat in enumerate(order, 1)}
     index = {seat: i for i, seat in enumerate(order)}
-    walk = _Walk(hand, label)
+    walk = _Walk(hand, label, viewer)
     started = hand.events[0]
     assert isinstance(started, HandStarted)
     posted = walk.posted
@@ -457,6 +489,10 @@ def record(hand: Hand, info: HandInfo | None = None) -> Record:
         seed=walk.seed,
         time_text=info.time_text,
         tournament=info.tournament,
+        deck_commitments=walk.deck_commitments,
+        openings=[o.to_dict() for o in openings_for(hand, viewer)]
+        if viewer is not None and over
+        else [],
     )
 
 
@@ -502,12 +538,16 @@ def render(r: Record) -> str:
         out += f"_carried_in = {r.carried_in}\n"
     if r.commitment:
         out += f"_commitment = {toml_str(r.commitment)}\n"
+    if r.deck_commitments:
+        out += f"_deck_commitments = [{', '.join(map(toml_str, r.deck_commitments))}]\n"
     if r.rake is not None:
         out += f"_rake = {r.rake}\n"
     if r.carried_out:
         out += f"_carried_out = {r.carried_out}\n"
     if r.seed:
         out += f"_seed = '{r.seed}'\n"
+    if r.openings:
+        out += "_openings = [\n" + "".join([_opening(o) for o in r.openings]) + "]\n"
     if r.time_text:
         out += f"_time_text = {toml_str(r.time_text)}\n"
     if r.tournament is not None:
@@ -519,9 +559,17 @@ def render(r: Record) -> str:
     return out
 
 
-def dumps(hand: Hand | Record, info: HandInfo | None = None) -> str:
-    """One hand (or its record) as a ``.phh`` document."""
-    return render(hand if isinstance(hand, Record) else record(hand, info))
+def _opening(o: dict[str, Any]) -> str:
+    path = ", ".join([f"'{h}'" for h in o["path"]])
+    return (
+        f"  {{seat = {o['seat']}, deck = {o['deck']}, position = {o['position']}, "
+        f"card = '{o['card']}', salt = '{o['salt']}', path = [{path}]}},\n"
+    )
+
+
+def dumps(hand: Hand | Record, info: HandInfo | None = None, *, viewer: int | None = None) -> str:
+    """One hand (or its record) as a ``.phh`` document (``viewer``: see ``record``)."""
+    return render(hand if isinstance(hand, Record) else record(hand, info, viewer=viewer))
 
 
 def render_all(records: Iterable[Record]) -> str:

@@ -128,7 +128,8 @@ class DrawHandHistory(HandHistory):
         top = put_in.index(ranked[0])
         put_in[top] -= ranked[0] - ranked[1]
         folded = {op.player_index for op in state.operations if isinstance(op, Folding)}
-        ours = build_pots(put_in, [i not in folded for i in range(state.player_count)])
+        all_in = [put_in[i] == state.starting_stacks[i] for i in range(state.player_count)]
+        ours = build_pots(put_in, [i not in folded for i in range(state.player_count)], all_in)
         total = sum(pot.amount for pot in ours)
         rake = rake_for(total, percent, cap)
         shares = rake_pots(ours, rake)

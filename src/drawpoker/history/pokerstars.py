@@ -6,12 +6,18 @@ every card, every discard. ``show_mucked=True`` also prints the cards of hands
 mucked at the showdown in the summary, as PokerStars does in its own histories
 (the room does not by default: a mucked hand stays private).
 
-The grammar follows PokerStars' 5 Card Draw histories (``docs/hand-histories.md``);
-a few lines PokerStars never needs are ours: the invito, a pot carried in or out
-(Italian preset), a reshuffle, shown openers.
+The grammar follows PokerStars' 5 Card Draw histories (``docs/hand-histories.md``)
+where it matters to the trackers that import them: numeric hand and tournament
+numbers (``hand_number``), the start time in UTC and in brackets in ET, a returning
+player's dead small blind posted as PokerStars posts it. A few lines PokerStars
+never needs are ours: the invito, a pot carried in or out (Italian preset), a
+reshuffle, the openers and the requests to see them (R44, R48).
 """
 
 from __future__ import annotations
+
+import datetime as dt
+import hashlib
 
 from drawpoker.cards import format_cards
 from drawpoker.events import (
@@ -27,7 +33,10 @@ from drawpoker.events import (
     HandShown,
     HandStarted,
     Mucked,
+    OpenersDeclined,
+    OpenersRequested,
     OpenersShown,
+    PenaltyPaid,
     Posted,
     PostKind,
     PotAwarded,
@@ -52,7 +61,9 @@ LIMIT_NAMES = {
 _POST_TEXT = {
     PostKind.SMALL_BLIND: "posts small blind",
     PostKind.BIG_BLIND: "posts big blind",
-    PostKind.DEAD_SMALL_BLIND: "posts dead small blind",
+    # PokerStars writes a missed small blind posted on return as a small blind (it is
+    # dead: posted after the big blind); with the big blind, "small & big blinds".
+    PostKind.DEAD_SMALL_BLIND: "posts small blind",
     PostKind.ANTE: "posts the ante",
     PostKind.INVITO: "posts the invito",
 }
@@ -69,14 +80,64 @@ def roman(n: int) -> str:
     return out
 
 
+HAND_NUMBER_DIGITS = 18  # below 2**63: trackers keep hand numbers as 64-bit integers
+TOURNAMENT_NUMBER_DIGITS = 10  # as long as PokerStars' own tournament numbers
+
+
+def hand_number(room_id: str, digits: int = HAND_NUMBER_DIGITS) -> str:
+    """The number a PokerStars header shows for a hand (or, with 10 ``digits``, a
+    tournament) whose room id is ``room_id``.
+
+    Trackers read only digits there (``Hand #153148513639:``). An id that is already
+    a number (a PokerStars history read back) is kept; any other id (the room's
+    ``table-42``) maps to the first ``digits`` decimal digits of the integer of the
+    first 8 bytes of its SHA-256. Derived, not counted: the same hand gets the same
+    number in every export and every process, offline conversions included, with
+    nothing stored; with 18 digits two of a million hands share a number with a
+    chance of about 1 in 2 million. The room's own id stays in the PHH (``hand``)."""
+    if room_id.isdigit() and len(room_id) <= HAND_NUMBER_DIGITS:
+        return room_id
+    value = int.from_bytes(hashlib.sha256(room_id.encode()).digest()[:8], "big")
+    return str(value % 10**digits)
+
+
+def eastern(utc: dt.datetime) -> dt.datetime:
+    """The US Eastern time (ET, PokerStars' reference clock) of a naive UTC time:
+    EDT (UTC-4) from 2:00 on the second Sunday of March to 2:00 on the first Sunday
+    of November, EST (UTC-5) otherwise (the rule since 2007). Computed, so that the
+    engine reads no time-zone files."""
+
+    def sunday_on_or_after(day: dt.datetime) -> dt.datetime:
+        return day + dt.timedelta(days=(6 - day.weekday()) % 7)
+
+    start = sunday_on_or_after(dt.datetime(utc.year, 3, 8)).replace(hour=7)  # 2:00 EST
+    end = sunday_on_or_after(dt.datetime(utc.year, 11, 1)).replace(hour=6)  # 2:00 EDT
+    return utc - dt.timedelta(hours=4 if start <= utc < end else 5)
+
+
+def _clock(t: dt.datetime) -> str:
+    return f"{t.year}/{t.month:02d}/{t.day:02d} {t.hour}:{t.minute:02d}:{t.second:02d}"
+
+
 def _when(info: HandInfo) -> str:
+    """The header's time as PokerStars prints it: ``2026/11/29 14:30:05 UTC
+    [2026/11/29 9:30:05 ET]`` (trackers read the bracketed ET time). A time-zone
+    aware ``time`` is converted; a naive one is UTC unless ``time_zone`` says
+    otherwise (``ET``: printed once, as PokerStars prints it for ET players)."""
     if info.time_text:
         return info.time_text
-    if info.time is None:
-        return ""
     t = info.time
-    text = f"{t.year}/{t.month:02d}/{t.day:02d} {t.hour}:{t.minute:02d}:{t.second:02d}"
-    return f"{text} {info.time_zone}" if info.time_zone else text
+    if t is None:
+        return ""
+    zone = info.time_zone
+    if t.tzinfo is not None:
+        t = t.astimezone(dt.UTC).replace(tzinfo=None)
+        zone = "UTC"
+    if zone == "ET":
+        return f"{_clock(t)} ET"
+    if zone in ("", "UTC"):
+        return f"{_clock(t)} UTC [{_clock(eastern(t))} ET]"
+    return f"{_clock(t)} {zone}"
 
 
 def header(hand: Hand, info: HandInfo) -> str:
@@ -93,14 +154,30 @@ def header(hand: Hand, info: HandInfo) -> str:
         stakes = f"{sym}{low}/{sym}{high}"
     when = _when(info)
     tail = f" - {when}" if when else ""
+    number = hand_number(hand.hand_id)
     if info.tournament is not None:
         t = info.tournament
+        currency = f" {info.currency}" if info.currency else ""
         return (
-            f"PokerStars Hand #{hand.hand_id}: Tournament #{t.id}, {t.buy_in}+{t.fee} {game}"
-            f" - Level {roman(t.level)} ({stakes}){tail}"
+            f"PokerStars Hand #{number}: Tournament #{tournament_number(t.id)}, "
+            f"{t.buy_in}+{t.fee}{currency} {game} - Level {roman(t.level)} ({stakes}){tail}"
         )
     currency = f" {info.currency}" if info.currency else ""
-    return f"PokerStars Hand #{hand.hand_id}:  {game} ({stakes}{currency}){tail}"
+    return f"PokerStars Hand #{number}:  {game} ({stakes}{currency}){tail}"
+
+
+def tournament_number(room_id: str) -> str:
+    """A tournament's number in the header: ``hand_number`` with 10 digits."""
+    return hand_number(room_id, TOURNAMENT_NUMBER_DIGITS)
+
+
+def table_line(hand: Hand, info: HandInfo) -> str:
+    """``Table 'Ostia' 6-max Seat #1 is the button``; a tournament table is named by
+    the tournament's number and the table, as PokerStars names them."""
+    table = info.table or "drawpoker"
+    if info.tournament is not None:
+        table = f"{tournament_number(info.tournament.id)} {info.table or 1}"
+    return f"Table '{table}' {hand.rules.max_seats}-max Seat #{hand.button} is the button"
 
 
 class _Slots:
@@ -139,18 +216,13 @@ def write(
     """The hand as PokerStars-style text; ``viewer``: a seat, or None for the archive."""
     info = info or HandInfo()
     sym = info.currency_symbol
-    rules = hand.rules
     players = hand.players
     name = {p.seat: info.name(p.seat) for p in players}
     sees = (lambda seat: True) if viewer is None else (lambda seat: seat == viewer)
     events = hand.events
     started = events[0]
     assert isinstance(started, HandStarted)
-    lines = [
-        header(hand, info),
-        f"Table '{info.table or 'drawpoker'}' {rules.max_seats}-max "
-        f"Seat #{hand.button} is the button",
-    ]
+    lines = [header(hand, info), table_line(hand, info)]
     for seat, stack in started.stacks:
         lines.append(f"Seat {seat}: {name[seat]} ({sym}{stack} in chips)")
     slots: dict[int, _Slots] = {}
@@ -162,6 +234,8 @@ def write(
     pots: list[PotAwarded] = []
     rake = 0
     carried = 0
+    fine = 0  # R48: a false opener's penalty, carried but not this hand's pot
+    bet: set[int] = set()  # seats that put chips in beyond antes and invitos
     street = Street.PRE_DRAW
     dealing_done = False
     posts = [e for e in events if type(e) is Posted]
@@ -175,6 +249,8 @@ def write(
         t = type(e)
         if t is Posted:
             assert isinstance(e, Posted)
+            if e.kind is not PostKind.ANTE and e.kind is not PostKind.INVITO:
+                bet.add(e.seat)
             allin = " and is all-in" if e.all_in else ""
             if e.kind is PostKind.SMALL_BLIND:
                 roles[e.seat] = " (small blind)"
@@ -200,7 +276,8 @@ def write(
             kept = slots[e.seat].text()
             slots[e.seat].receive(e.cards)
             if sees(e.seat):
-                lines.append(f"Dealt to {name[e.seat]} [{kept}] [{format_cards(e.cards)}]")
+                old = f"[{kept}] " if kept else ""  # all five thrown: the new cards alone
+                lines.append(f"Dealt to {name[e.seat]} {old}[{format_cards(e.cards)}]")
             continue
         if t is CardsDealt:
             if started.carried_pot:
@@ -222,14 +299,17 @@ def write(
             lines.append(f"{name[e.seat]}: checks")
         elif t is Called:
             assert isinstance(e, Called)
+            bet.add(e.seat)
             allin = " and is all-in" if e.all_in else ""
             lines.append(f"{name[e.seat]}: calls {sym}{e.amount}{allin}")
         elif t is BetPlaced:
             assert isinstance(e, BetPlaced)
+            bet.add(e.seat)
             allin = " and is all-in" if e.all_in else ""
             lines.append(f"{name[e.seat]}: bets {sym}{e.amount}{allin}")
         elif t is Raised:
             assert isinstance(e, Raised)
+            bet.add(e.seat)
             allin = " and is all-in" if e.all_in else ""
             lines.append(f"{name[e.seat]}: raises {sym}{e.increment} to {sym}{e.to}{allin}")
         elif t is UncalledBetReturned:
@@ -261,6 +341,19 @@ def write(
             assert isinstance(e, OpenersShown)
             verdict = "" if e.valid else " (false openers)"
             lines.append(f"{name[e.seat]}: shows openers [{format_cards(e.cards)}]{verdict}")
+        elif t is OpenersRequested:
+            assert isinstance(e, OpenersRequested)
+            lines.append(f"{name[e.seat]}: asks to see the openers")
+        elif t is OpenersDeclined:
+            assert isinstance(e, OpenersDeclined)
+            lines.append(f"{name[e.seat]}: does not ask to see the openers")
+        elif t is PenaltyPaid:
+            assert isinstance(e, PenaltyPaid)
+            fine += e.amount
+            due = f" ({sym}{e.due} due)" if e.due != e.amount else ""
+            lines.append(
+                f"{name[e.seat]}: pays a penalty of {sym}{e.amount} for false openers{due}"
+            )
         elif t is HandShown:
             assert isinstance(e, HandShown)
             if "*** SHOW DOWN ***" not in lines:
@@ -291,7 +384,7 @@ def write(
     if carried:
         lines.append(f"{sym}{carried} stays on the table for the next hand")
     lines.append("*** SUMMARY ***")
-    total = sum(p.amount for p in pots) + rake + carried
+    total = sum(p.amount for p in pots) + rake + carried - fine
     pot_text = f"Total pot {sym}{total}"
     if len(pots) > 1:
         pot_text += f" Main pot {sym}{pots[0].amount}."
@@ -302,7 +395,8 @@ def write(
         tags = (" (button)" if seat == hand.button else "") + roles.get(seat, "")
         if seat in folded:
             where = "before" if folded[seat] is Street.PRE_DRAW else "after"
-            outcome = f" folded {where} the Draw"
+            quiet = " (didn't bet)" if seat not in bet and where == "before" else ""
+            outcome = f" folded {where} the Draw{quiet}"
         elif seat in shown:
             cards, description = shown[seat]
             if won.get(seat):

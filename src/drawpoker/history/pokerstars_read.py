@@ -14,8 +14,16 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from drawpoker.events import PostKind
 from drawpoker.history.info import Tournament
-from drawpoker.history.phh import ITALIAN_VARIANT, VARIANTS, HistoryError, Record
+from drawpoker.history.phh import (
+    ITALIAN_VARIANT,
+    TIMEOUT_NOTE,
+    VARIANTS,
+    HistoryError,
+    Record,
+    default_posts,
+)
 from drawpoker.rules import Rules, Structure
 
 _LIMITS = {
@@ -24,8 +32,9 @@ _LIMITS = {
     "No Limit": Structure.NO_LIMIT,
 }
 _HEADER = re.compile(
-    r"PokerStars Hand #(?P<id>[^:]+):\s+(?:Tournament #(?P<tid>[^,\s]+), (?P<buyin>[^+\s]*)\+"
-    r"(?P<fee>\S*)\s+)?5 Card Draw (?P<game>Italian Pot Limit|Pot Limit|No Limit|Limit)"
+    r"PokerStars (?:Hand|Game) #(?P<id>[^:]+):\s+"
+    r"(?:Tournament #(?P<tid>[^,\s]+), (?P<buyin>[^+\s]*)\+(?P<fee>\S*)(?: (?P<iso>[A-Z]{3}))?\s+)?"
+    r"5 Card Draw (?P<game>Italian Pot Limit|Pot Limit|No Limit|Limit)"
     r"(?: - Level (?P<level>[IVXLCDM]+))? \((?P<stakes>[^)]*)\)(?: - (?P<when>.*))?$"
 )
 _TABLE = re.compile(r"Table '(?P<name>[^']*)' (?P<max>\d+)-max Seat #(?P<button>\d+) is the button")
@@ -34,12 +43,16 @@ _SEAT = re.compile(
 )
 _POST = re.compile(
     r"(?P<name>.+): posts (?P<what>small blind|big blind|the ante|the invito|dead small blind"
-    r"|small & big blinds) (?P<amount>\S+)( and is all-in)?$"
+    r"|small & big blinds) (?P<amount>\S+)(?P<all_in> and is all-in)?$"
 )
 _DEALT = re.compile(r"Dealt to (?P<name>.+?) \[(?P<a>[^\]]*)\](?: \[(?P<b>[^\]]*)\])?$")
 _ACT = re.compile(
     r"(?P<name>.+): (?P<verb>folds|checks|calls|bets|raises|discards|stands pat|shows|mucks hand)"
     r"(?: (?P<rest>.*))?$"
+)
+_REQUEST = re.compile(r"(?P<name>.+): (?P<verb>asks|does not ask) to see the openers$")
+_PENALTY = re.compile(
+    r"(?P<name>.+): pays a penalty of (?P<paid>\S+) for false openers(?: \((?P<due>\S+) due\))?$"
 )
 _ROMAN = {"I": 1, "V": 5, "X": 10, "L": 50, "C": 100, "D": 500, "M": 1000}
 
@@ -73,7 +86,7 @@ def split_hands(text: str) -> list[list[str]]:
     hands: list[list[str]] = []
     for line in text.splitlines():
         line = line.strip()
-        if line.startswith("PokerStars Hand #"):
+        if line.startswith(("PokerStars Hand #", "PokerStars Game #")):
             hands.append([])
         if hands and line:
             hands[-1].append(line)
@@ -81,7 +94,7 @@ def split_hands(text: str) -> list[list[str]]:
 
 
 def is_pokerstars(text: str) -> bool:
-    return text.lstrip().startswith("PokerStars Hand #")
+    return text.lstrip().startswith(("PokerStars Hand #", "PokerStars Game #"))
 
 
 def read_all(text: str) -> list[Record]:
@@ -134,6 +147,17 @@ def _read(lines: list[str]) -> Record:
     shown: set[str] = set()
     mucked_cards: dict[str, str] = {}
     summary = False
+    posted: list[tuple[int, PostKind, int]] = []  # live blinds and dead small blinds
+    ante = 0
+    others_posted: list[tuple[int, bool]] = []  # Italian: non-dealers' invitos, all in?
+    requests = False  # R48: someone was asked for the openers
+    openers_shown = False
+    penalty: tuple[int, int] | None = None  # (paid, due)
+    opener = ""  # Italian: the first bet before the draw is the opening
+    opener_folded = False
+    checked_after_draw = bet_after_draw = collected = False
+    drawn = False
+    total_pot = 0
     for line in lines[i:]:
         if line == "*** SUMMARY ***":
             summary = True
@@ -142,6 +166,7 @@ def _read(lines: list[str]) -> Record:
             if line.startswith("Total pot"):
                 m = re.search(r"Rake (\S+)", line)
                 rake = _chips(m.group(1), symbol) if m else 0
+                total_pot = _chips(line.split()[2], symbol)
             elif m := re.match(r"Seat \d+: (.+?)(?: \(.*?\))* mucked \[([^\]]*)\]", line):
                 mucked_cards[m.group(1)] = m.group(2)
             continue
@@ -149,17 +174,34 @@ def _read(lines: list[str]) -> Record:
             k = index[m["name"]]
             amount = _chips(m["amount"], symbol)
             what = m["what"]
-            if what == "small blind":
+            seat = seats[k]
+            if what == "small blind" and big_blind:
+                # After the big blind: a missed small blind posted on return, dead (R9).
+                antes[k] += amount
+                posted.append((seat, PostKind.DEAD_SMALL_BLIND, amount))
+            elif what == "small blind":
                 blinds[k] += amount
                 small_blind = small_blind or amount
+                posted.append((seat, PostKind.SMALL_BLIND, amount))
             elif what == "big blind":
                 blinds[k] += amount
                 big_blind = max(big_blind, amount)
+                posted.append((seat, PostKind.BIG_BLIND, amount))
             elif what == "small & big blinds":
-                blinds[k] += big_blind or amount
-                antes[k] += amount - (big_blind or amount)
-            else:
+                live = big_blind or amount
+                blinds[k] += live
+                antes[k] += amount - live
+                posted.append((seat, PostKind.BIG_BLIND, live))
+                if amount > live:
+                    posted.append((seat, PostKind.DEAD_SMALL_BLIND, amount - live))
+            elif what == "dead small blind":
                 antes[k] += amount
+                posted.append((seat, PostKind.DEAD_SMALL_BLIND, amount))
+            else:  # the ante, the invito
+                antes[k] += amount
+                ante = max(ante, amount)
+                if what == "the invito" and seats[k] != button:
+                    others_posted.append((amount, bool(m["all_in"])))
             continue
         if m := re.match(r"(\S+) carried over from the previous hand$", line):
             carried_in = _chips(m.group(1), symbol)
@@ -170,20 +212,34 @@ def _read(lines: list[str]) -> Record:
                 hole[name] = m["a"].split()
                 actions.append(f"d dh {label[name]} {''.join(hole[name])}")
             else:
-                new = (m["b"] or "").split()
+                new = (m["b"] if m["b"] is not None else m["a"]).split()
                 dhs.append(f"d dh {label[name]} {''.join(new)}")
             continue
         if line.endswith(" has timed out"):
-            note = " # timeout"
+            note = f" # {TIMEOUT_NOTE}"
+            continue
+        if (m := _REQUEST.match(line)) and m["name"] in label:
+            requests = True
+            verb = "ask" if m["verb"] == "asks" else "decline"
+            actions.append(f"{label[m['name']]} {verb}{note if verb == 'decline' else ''}")
+            note = ""
+            continue
+        if m := _PENALTY.match(line):
+            paid = _chips(m["paid"], symbol)
+            penalty = (paid, _chips(m["due"], symbol) if m["due"] else paid)
+            continue
+        if " shows openers [" in line:
+            openers_shown = True
             continue
         m = _ACT.match(line)
         if m is None or m["name"] not in label:
+            collected = collected or " collected " in line
             continue  # collected, uncalled bet, reshuffle notes, "doesn't show hand" ...
         who = label[m["name"]]
         verb = m["verb"]
         rest = m["rest"] or ""
         if verb in ("discards", "stands pat"):
-            in_draw = True
+            in_draw = drawn = True
             if verb == "stands pat":
                 sds.append(f"{who} sd{note}")
             else:
@@ -200,10 +256,15 @@ def _read(lines: list[str]) -> Record:
             sds, dhs = [], []
             in_draw = False
         if verb == "folds":
+            opener_folded = opener_folded or m["name"] == opener
             actions.append(f"{who} f{note}")
         elif verb in ("checks", "calls"):
+            checked_after_draw = checked_after_draw or (drawn and verb == "checks")
             actions.append(f"{who} cc{note}")
         elif verb == "bets":
+            bet_after_draw = bet_after_draw or drawn
+            if not drawn and not opener:
+                opener = m["name"]
             actions.append(f"{who} cbr {_chips(rest.split()[0], symbol)}")
         elif verb == "raises":
             actions.append(f"{who} cbr {_chips(rest.split(' to ')[1].split()[0], symbol)}")
@@ -236,13 +297,32 @@ def _read(lines: list[str]) -> Record:
     )
     if italian:
         invito = int(re.findall(r"\d+", stakes)[0])
-        others = max((a for k, a in enumerate(antes) if seats[k] != button), default=0)
-        if n == 2:
-            others = max(antes[::-1][k] for k in range(2) if seats[k] != button)
-        mode = {0: "none", invito: "same", invito // 2: "half", invito - 1: "one_less"}
+        # What the others post (R37): a post that put a player all in says only "at
+        # least this much"; any of the rules that fit pays the same chips.
+        exact = {amount for amount, short in others_posted if not short}
+        least = max((amount for amount, short in others_posted if short), default=0)
+        amounts = {"none": 0, "half": invito // 2, "one_less": invito - 1, "same": invito}
+        fits = [name for name, amount in amounts.items()
+                if (amount in exact if exact else amount >= least) and len(exact) <= 1]  # fmt: skip
+        others_rule = min(fits, key=lambda name: amounts[name]) if fits else "none"
+        # The text says how openers were checked: requests (R48); the openers shown
+        # (R44, showdown); none shown though the opener stayed in (server). An opener
+        # who folded leaves it open: showdown mode lets anyone open, as any mode might.
+        if requests:
+            check = "on_request"
+        elif openers_shown or (opener and opener_folded):
+            check = "showdown"
+        else:
+            check = "server"
+        fine: int | str = "pot"
+        if penalty is not None and penalty[1] != total_pot:
+            fine = penalty[1]  # a fixed penalty: the pot at the end was another size
+        # R43: a second round checked through to a pot won says the pot did not stay.
+        stays = not (checked_after_draw and not bet_after_draw and collected)
         rules = Rules.italian(
-            max_seats=max_seats, invito=invito, invito_others=mode.get(others, "none")
-        )
+            max_seats=max_seats, invito=invito, invito_others=others_rule,
+            openers_check=check, false_opener_penalty=fine, checked_pot_stays=stays,
+        )  # fmt: skip
         bets: tuple[int, ...] = (invito,)
     elif structure is Structure.FIXED_LIMIT:
         rules = Rules.online(structure=structure, max_seats=max_seats, small_bet=low,
@@ -255,7 +335,14 @@ def _read(lines: list[str]) -> Record:
         bets = (high,)
     if any(a.endswith(" sm") for a in actions):
         rules = rules.replace(reveal="winners")
-    rules = rules.replace(antes=max(antes, default=0)) if not italian and any(antes) else rules
+    rules = rules.replace(antes=ante) if not italian and ante else rules
+    explicit = None
+    if not italian:
+        order = list(range(n))
+        kinds = [(k, kind) for k, kind in default_posts(rules, order, n - 1) if kind not in
+                 (PostKind.ANTE, PostKind.INVITO)]  # fmt: skip
+        if [(seats.index(seat), kind) for seat, kind, _ in posted] != kinds:
+            explicit = posted  # the room chose the posts (dead button, returning players)
     tour = None
     if head["tid"]:
         level = _roman(head["level"]) if head["level"] else 1
@@ -268,7 +355,7 @@ def _read(lines: list[str]) -> Record:
         starting_stacks=[row[2] for row in seated],
         actions=actions,
         hand=head["id"],
-        table=table["name"],
+        table=table["name"].removeprefix(f"{head['tid']} ") if head["tid"] else table["name"],
         seats=seats,
         seat_count=max_seats,
         players=names,
@@ -276,6 +363,8 @@ def _read(lines: list[str]) -> Record:
         button=button,
         rules=rules,
         carried_in=carried_in,
+        currency=head["iso"] or (iso[0] if (iso := re.findall(r" ([A-Z]{3})$", stakes)) else ""),
+        posts=explicit,
         rake=rake,
         time_text=head["when"] or "",
         tournament=tour,

@@ -256,6 +256,8 @@ _SIMPLE_MAKERS = {
     "c": Action.call,
     "sd": Action.stand_pat,
     "t": Action.timeout,
+    "ask": Action.ask_openers,
+    "decline": Action.decline,
 }
 # Actions are immutable: one of each kind per seat serves every hand.
 _SIMPLE = {
@@ -348,6 +350,15 @@ def _step(
             if type(e) is CardsReceived:
                 owed.setdefault(who.seats.index(e.seat) + 1, []).extend(e.cards)
         return False
+    if verb in ("ask", "decline"):  # R48: the request to see the openers
+        if len(words) != 2:
+            raise ValueError(f"malformed action (expected 'pK {verb}')")
+        if not legal.ask_openers:
+            raise ValueError(f"nobody may ask for the openers now; may {legal.describe()}")
+        if timeout and verb == "ask":
+            raise ValueError("a player who times out does not ask for the openers (R48)")
+        hand.act(simple[seat, "t" if timeout else verb])
+        return False
     if len(words) != (3 if verb == "cbr" else 2):
         raise ValueError("malformed action (expected 'pK f', 'pK cc' or 'pK cbr AMOUNT')")
     if verb == "cc":
@@ -373,7 +384,7 @@ def _step(
             _check_bet(hand, legal, amount)
         action = Action.bet(seat, amount)
     else:
-        raise ValueError(f"unknown action {verb!r} (f, cc, cbr, sd, sm)")
+        raise ValueError(f"unknown action {verb!r} (f, cc, cbr, sd, sm, ask, decline)")
     hand.act(action)
     return False
 
@@ -407,9 +418,10 @@ def _check_bet(hand: Hand, legal: LegalActions, amount: int) -> None:
 def _check_show(
     hand: Hand, k: int, seat: int, cards_text: str, shows: dict[int, tuple[int, ...] | None]
 ) -> None:
-    if not hand.is_over:
+    if not hand.is_over and hand.street is not Street.OPENERS:
         raise ValueError("nothing is shown before the showdown (R21)")
-    if not shows:
+    if not shows or not hand.is_over:  # R48: a forfeit may show a hand after a request
+        shows.clear()
         for e in hand.events:
             if type(e) is HandShown:
                 shows[e.seat] = e.cards
@@ -448,7 +460,10 @@ def decision_point(hand: Hand) -> dict[str, Any]:
     players = hand.players
     # The pots formed so far: chips of finished rounds (this round's wagers are per seat).
     pots = build_pots(
-        [p.committed - p.wager for p in players], [not p.folded for p in players], hand.carried_in
+        [p.committed - p.wager - p.dead for p in players],
+        [not p.folded for p in players],
+        [p.all_in for p in players],
+        hand.carried_in + sum(p.dead for p in players),
     )
     out: dict[str, Any] = {
         "over": False,
@@ -467,6 +482,9 @@ def decision_point(hand: Hand) -> dict[str, Any]:
         if legal.draw:
             out["legal"] = {"draw": True, "max_discard": legal.max_discard,
                             "hand": format_cards(legal.hand)}  # fmt: skip
+        elif legal.ask_openers:  # R48
+            out["legal"] = {"ask_openers": True, "opener": legal.opener,
+                            "penalty": legal.penalty}  # fmt: skip
         else:
             out["legal"] = {
                 "fold": legal.fold,
