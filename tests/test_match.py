@@ -15,8 +15,8 @@ from drawpoker.bots.simple import CallingStation
 from drawpoker.cli import main
 from drawpoker.errors import InvalidConfig
 from drawpoker.events import CardsReceived, Event, Street
-from drawpoker.match import deck_seed, play_match
 from drawpoker.rules import Rules
+from drawpoker.tools.match import deck_seed, play_match
 
 NL = Rules.online(structure="no-limit", small_blind=1, big_blind=2)
 FL = Rules.online(structure="fixed-limit", small_blind=1, big_blind=2)

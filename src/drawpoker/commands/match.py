@@ -10,8 +10,8 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from drawpoker.bots import BOTS
-from drawpoker.match import play_match
 from drawpoker.rules import OpenersCheck, Rules, Structure
+from drawpoker.tools.match import play_match
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

@@ -12,9 +12,15 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from drawpoker.errors import InvalidConfig
-from drawpoker.room.simulate import BotPolicy, Policy, simple_policy, simulate, sit_and_go_config
 from drawpoker.room.structure import standard_levels
 from drawpoker.room.tournament import Kind, Tournament
+from drawpoker.tools.tournament_sim import (
+    BotPolicy,
+    Policy,
+    simple_policy,
+    simulate,
+    sit_and_go_config,
+)
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -140,7 +146,8 @@ def run(args: argparse.Namespace) -> int:
         f"{result.hands} hands, "
         f"{result.moves} table moves, {t.hand_for_hand_rounds} hand-for-hand rounds, "
         f"{result.simulated_seconds / 3600:.1f} simulated hours, "
-        f"{result.machine_seconds:.2f} s of machine time"
+        f"{result.machine_seconds:.2f} s of machine time "
+        f"({result.hands / max(result.cpu_seconds, 1e-9):,.0f} hands a second of CPU)"
     )
     print(
         f"prize pool {t.prize_pool} ({entries} x {args.buy_in}), "

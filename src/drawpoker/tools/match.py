@@ -210,6 +210,7 @@ def _play_hand(
         carried_pot=session.carried,
         hand_id=f"m{index}",
         first_seq=session.next_seq,
+        commit=False,  # nothing is published: no deck commitments
     )
     clock = time.perf_counter
     while not hand.is_over:

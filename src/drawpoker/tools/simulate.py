@@ -21,12 +21,15 @@ def random_action(
 ) -> Action:
     """A random legal action: check or call three times as often as a fold (when facing
     a bet) or a bet, whose size leans to the minimum and the maximum; in the draw a
-    random number of random cards (``big_draws``: three to five, for reshuffles)."""
+    random number of random cards (``big_draws``: three to five, for reshuffles); at
+    the end of a hand with openers on request (R48), a request one time in three."""
     seat = legal.seat
     if timeout_rate and rng.random() < timeout_rate:
         return Action.timeout(seat)
     if legal.draw:
         return Action.draw(seat, random_discard(rng, legal.hand, legal.max_discard, big_draws))
+    if legal.ask_openers:  # R48: ask to see the openers one time in three
+        return Action.ask_openers(seat) if rng.random() < 1 / 3 else Action.decline(seat)
     kind, amount = random_bet(rng, legal.fold and not legal.check, legal.min_to, legal.max_to)
     if kind is _BET_KIND:
         return Action.bet(seat, amount)
@@ -115,7 +118,13 @@ def simulate(
     for number in range(hands):
         button = button % players + 1
         hand = Hand(
-            rules, stacks, button, seed=rng.randbytes(32), carried_pot=carried, hand_id=str(number)
+            rules,
+            stacks,
+            button,
+            seed=rng.randbytes(32),
+            carried_pot=carried,
+            hand_id=str(number),
+            commit=False,  # nothing is published: no deck commitments
         )
         if check_invariants:
             hand.check_invariants()
