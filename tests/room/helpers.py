@@ -24,13 +24,16 @@ def fold_around(table: CashTable, now: float = 0.0) -> list[Event]:
 
 
 def _play_out(table: CashTable, now: float, facing_a_bet: Callable[[int], Action]) -> list[Event]:
-    """Stand pat in the draw, check when possible, else ``facing_a_bet``."""
+    """Stand pat in the draw, check when possible, else ``facing_a_bet``; never ask
+    to see the openers (R48)."""
     events: list[Event] = []
     while table.hand is not None:
         legal = table.hand.legal_actions()
         assert legal is not None
         if legal.draw:
             action = Action.stand_pat(legal.seat)
+        elif legal.ask_openers:  # R48: nobody asks to see the openers
+            action = Action.decline(legal.seat)
         elif legal.check:
             action = Action.check(legal.seat)
         else:

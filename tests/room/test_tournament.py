@@ -11,12 +11,12 @@ from drawpoker.errors import InvalidConfig
 from drawpoker.events import Posted, PostKind
 from drawpoker.room.errors import HandInProgress, NotEnoughPlayers, TournamentError
 from drawpoker.room.events import HandCancelled
-from drawpoker.room.simulate import simple_policy
 from drawpoker.room.structure import Level, level_index, rules_for, standard_levels
 from drawpoker.room.tournament import Kind, Status, Tournament, TournamentConfig
 from drawpoker.rules import Structure
 
 from .helpers import seed
+from .tournament_driver import Driver
 
 LEVELS = (Level(10, 20, 0, 10), Level(15, 30, 0, 10), Level(25, 50, 5, 10))
 
@@ -35,14 +35,6 @@ def scheduled(**kw: object) -> TournamentConfig:
         "seats_per_table": 6,
     }
     return TournamentConfig(**(base | kw))  # type: ignore[arg-type]
-
-
-def play_hand(t: Tournament, table_id: int, now: float, rng: random.Random) -> None:
-    table = t.tables[table_id]
-    while table.hand is not None:
-        legal = table.hand.legal_actions()
-        assert legal is not None
-        t.act(table_id, simple_policy(table.hand, legal, rng), now)
 
 
 def test_config_is_checked() -> None:
@@ -140,16 +132,16 @@ def test_late_registration_and_reentry() -> None:
     assert late.table is not None
     with pytest.raises(TournamentError, match="still playing"):
         t.register("late", 1100.0)
-    # bust "late" by hand and re-enter
+    # bust "late" by hand (through the seating: its tables are indexed) and re-enter
     late.stack = 0
-    table = t.tables[late.table]
-    del table.seats[late.seat]  # type: ignore[arg-type]
+    t.seating.unsit(t.tables[late.table], late.seat)  # type: ignore[arg-type]
     t._eliminate([(late.entry_id, 1500)])
     again = t.register("late", 1200.0)
     assert again.entry_id != late.entry_id
     assert again.stack == 1500
+    assert [e.entry_id for e in t.entries_of("late")] == [late.entry_id, again.entry_id]
     again.stack = 0
-    t.tables[again.table].seats.pop(again.seat)  # type: ignore[index, arg-type]
+    t.seating.unsit(t.tables[again.table], again.seat)  # type: ignore[index, arg-type]
     t._eliminate([(again.entry_id, 1500)])
     with pytest.raises(TournamentError, match="every re-entry"):
         t.register("late", 1300.0)
@@ -166,13 +158,16 @@ def test_hand_uses_the_level_blinds_and_antes() -> None:
     t = Tournament(sng(3), seed=b"x")
     for i in range(3):
         t.register(f"p{i}", 0.0)
-    events = t.start_hand(1, 1250.0, seed=seed(1))  # level 3: 25/50, ante 5
+    events = Driver(t).deal(1, 1250.0, seed(1))  # level 3: 25/50, ante 5
     kinds = [(e.kind, e.amount) for e in events if isinstance(e, Posted)]
     assert kinds.count((PostKind.ANTE, 5)) == 3
     assert (PostKind.SMALL_BLIND, 25) in kinds
     assert (PostKind.BIG_BLIND, 50) in kinds
+    order = t.tables[1].order
+    assert order is not None
+    assert (order.level, order.rules.big_blind, order.rules.antes) == (2, 50, 5)
     with pytest.raises(HandInProgress):
-        t.start_hand(1, 1250.0, seed=seed(2))
+        t.start_hand(1, 1250.0)
 
 
 def test_eliminated_together_more_chips_finishes_higher() -> None:
@@ -210,14 +205,15 @@ def test_hands_at_tables_and_chips_conserved() -> None:
     assert total == 16 * 1500
     rng = random.Random(1)
     now = 0.0
+    driver = Driver(t)
     for n in range(30):
         ready = t.ready_tables()
         for table_id in ready:
-            t.start_hand(table_id, now, seed=seed(100 + n * 10 + table_id))
-        assert t.chips_in_play() == total
+            driver.deal(table_id, now, seed(100 + n * 10 + table_id))
+        assert t.chips_in_play() == total  # the stacks before the hands in play
         for table_id in ready:
             if table_id in t.tables:
-                play_hand(t, table_id, now + 30, rng)
+                driver.play(table_id, now + 30, rng)
                 assert t.chips_in_play() == total  # players may move into busy tables
         assert t.chips_in_play() == total
         sizes = [len(table.seats) for table in t.tables.values()]
@@ -238,6 +234,7 @@ def test_hand_for_hand_on_the_bubble() -> None:
     rng = random.Random(5)
     now = 0.0
     seen_hfh = False
+    driver = Driver(t)
     for n in range(3000):
         if t.status is not Status.RUNNING:
             break
@@ -246,15 +243,16 @@ def test_hand_for_hand_on_the_bubble() -> None:
             seen_hfh = True
             alive_before = len(t.alive)
             first, *others = ready
-            t.start_hand(first, now, seed=seed(7 * n))  # one table deals before the others
-            play_hand(t, first, now, rng)
+            driver.deal(first, now, seed(7 * n))  # one table deals before the others
+            driver.play(first, now, rng)
             assert first not in t.ready_tables()  # and waits until they have played
+            assert not t.is_ready(first)
             for table_id in others:
                 if table_id in t.ready_tables():
-                    t.start_hand(table_id, now, seed=seed(7 * n + table_id))
+                    driver.deal(table_id, now, seed(7 * n + table_id))
             for table_id in others:
                 if table_id in t.tables:
-                    play_hand(t, table_id, now, rng)
+                    driver.play(table_id, now, rng)
             assert t._hfh_round is None  # the round is over
             out = alive_before - len(t.alive)
             groups = {e.eliminated for e in t.entries.values() if e.eliminated}
@@ -264,10 +262,10 @@ def test_hand_for_hand_on_the_bubble() -> None:
                 assert len(together) == out  # one elimination group per round
         else:
             for table_id in ready:
-                t.start_hand(table_id, now, seed=seed(7 * n + table_id))
+                driver.deal(table_id, now, seed(7 * n + table_id))
             for table_id in ready:
                 if table_id in t.tables:
-                    play_hand(t, table_id, now, rng)
+                    driver.play(table_id, now, rng)
         now += 60.0
         assert len(t.alive) > paid or not t.hand_for_hand
     assert seen_hfh
@@ -275,17 +273,7 @@ def test_hand_for_hand_on_the_bubble() -> None:
 
 
 def drive(t: Tournament, rounds: int, rng: random.Random, now: float) -> float:
-    for _ in range(rounds):
-        if t.status is not Status.RUNNING:
-            break
-        ready = t.ready_tables()
-        for table_id in ready:
-            t.start_hand(table_id, now, seed=rng.randbytes(32))
-        for table_id in ready:
-            if table_id in t.tables:
-                play_hand(t, table_id, now, rng)
-        now += 60.0
-    return now
+    return Driver(t).run(rounds, rng, now)
 
 
 def test_state_round_trip_between_hands() -> None:
@@ -308,23 +296,26 @@ def test_restore_mid_hand_cancels_the_hands() -> None:
     for i in range(20):
         t.register(f"p{i}", 0.0)
     rng = random.Random(3)
-    now = drive(t, 5, rng, 0.0)
+    driver = Driver(t)
+    now = driver.run(5, rng, 0.0)
     before = {e.entry_id: e.stack for e in t.entries.values()}
     ready = t.ready_tables()
     for table_id in ready:
-        t.start_hand(table_id, now, seed=rng.randbytes(32))
-    table_id = ready[0]
-    hand = t.tables[table_id].hand
-    assert hand is not None
-    legal = hand.legal_actions()
-    assert legal is not None
-    t.act(table_id, simple_policy(hand, legal, rng), now)
-    next_seq = t.tables[table_id].next_seq
-    copy, events = Tournament.from_dict(json.loads(json.dumps(t.to_dict())))
+        driver.deal(table_id, now, rng.randbytes(32))
+    table_id, other = ready[0], ready[1]
+    driver.act_once(table_id, now, rng)
+    next_seq = driver.tables[table_id].next_seq  # the table's, beyond what was saved
+    other_order = driver.tables[other].order
+    assert other_order is not None
+    data = json.loads(json.dumps(t.to_dict()))
+    copy, events = Tournament.from_dict(data, next_seqs={table_id: next_seq})
     assert sorted(events) == sorted(ready)
     [cancelled] = events[table_id]
     assert isinstance(cancelled, HandCancelled)
     assert cancelled.seq == next_seq
+    [cancelled] = events[other]  # no later number known: the hand's first
+    assert isinstance(cancelled, HandCancelled)
+    assert cancelled.seq == other_order.first_seq
     assert {e.entry_id: e.stack for e in copy.entries.values()} == before
     assert copy.chips_in_play() == 20 * 1500
     assert sorted(copy.ready_tables()) == sorted(ready)
@@ -341,8 +332,10 @@ def test_entries_capped_during_late_registration_too() -> None:
     with pytest.raises(TournamentError, match="full"):
         t.register("later", 1002.0)
     table_id = t.ready_tables()[0]
-    t.start_hand(table_id, 1003.0)  # no seed: a fresh one from secrets
-    assert t.tables[table_id].hand is not None
+    driver = Driver(t)
+    driver.deal(table_id, 1003.0)  # no seed: a fresh one from secrets
+    assert t.tables[table_id].in_hand
+    assert driver.tables[table_id].in_hand
 
 
 # ------------------------------------------------- the big blind twice in a row
@@ -351,7 +344,8 @@ def test_entries_capped_during_late_registration_too() -> None:
 def arranged(cap: int, tables: dict[int, tuple[int, dict[int, bool]]]) -> Tournament:
     """A running tournament whose tables are set by hand, all between hands:
     ``{table: (last big blind seat, {seat: posted the big blind last hand})}``.
-    The players are entries 1, 2, ... in the order given."""
+    The players are entries 1, 2, ... in the order given. (Built as a saved
+    tournament and restored: the seating is indexed, so it is set as a whole.)"""
     n = sum(len(seats) for _, seats in tables.values())
     t = Tournament(
         TournamentConfig(max_entries=n, seats_per_table=cap, levels=LEVELS), seed="arranged"
@@ -359,29 +353,41 @@ def arranged(cap: int, tables: dict[int, tuple[int, dict[int, bool]]]) -> Tourna
     for i in range(n):
         t.register(f"p{i + 1}", 0.0)
     assert t.status is Status.RUNNING
-    t.tables.clear()
+    data = t.to_dict()
+    rows = {row[0]: row for row in data["entries"]}
+    data["tables"] = []
     entry = 0
     for table_id, (last_bb, seats) in tables.items():
-        table = t._new_table()
-        t.tables[table_id] = t.tables.pop(table.table_id)
-        table.table_id = table_id
-        table.last_big_blind = last_bb
-        table.last_sb_position = (last_bb - 2) % cap + 1
-        table.button = (last_bb - 3) % cap + 1
-        table.hands_played = 5
+        row: dict[str, object] = {
+            "id": table_id,
+            "seats": {},
+            "button": (last_bb - 3) % cap + 1,
+            "last_big_blind": last_bb,
+            "last_sb_position": (last_bb - 2) % cap + 1,
+            "hands_played": 5,
+            "next_seq": 1,
+            "in_hand": False,
+            "positions_before": [None, None, None],
+            "level": 0,
+            "hfh_round": False,
+            "hfh_started": False,
+        }
         for seat, posted in seats.items():
             entry += 1
-            t._sit(entry, table, seat)
-            t.entries[entry].posted_big_blind = posted
-    return t
+            row["seats"][str(seat)] = entry  # type: ignore[index]
+            rows[entry][3:5] = [table_id, seat]
+            rows[entry][8] = posted
+        data["tables"].append(row)
+    data["next_table"] = max(tables) + 1
+    restored, _ = Tournament.from_dict(data)
+    return restored
 
 
 def big_blind_of_next_hand(t: Tournament, table_id: int) -> tuple[int, bool]:
     """The entry that posts the big blind at ``table_id``'s next hand, and whether
     they had posted it in their last hand too."""
-    t.start_hand(table_id, 10.0, seed=seed(table_id))
-    plan = t.tables[table_id].plan
-    assert plan is not None
+    plan = t.start_hand(table_id, 10.0).plan
+    assert t.tables[table_id].plan == plan
     entry = t.tables[table_id].seats[plan.big_blind]
     return entry, t.entries[entry].posted_big_blind
 

@@ -18,6 +18,14 @@ from drawpoker.room.payouts import paid_places, payout_table
 from drawpoker.room.structure import Level, standard_levels
 from drawpoker.room.table import CashTable, DisconnectPolicy, HandRecord, Seat, TableConfig
 from drawpoker.room.tournament import Entry, Kind, Status, Tournament, TournamentConfig
+from drawpoker.room.tournament_orders import (
+    HandFinished,
+    HandOrder,
+    HandSummary,
+    SeatedPlayer,
+    TableSeats,
+)
+from drawpoker.room.tournament_table import TournamentTable
 
 __all__ = [
     "BlindPlan",
@@ -26,8 +34,11 @@ __all__ = [
     "Debt",
     "DisconnectPolicy",
     "Entry",
+    "HandFinished",
     "HandInProgress",
+    "HandOrder",
     "HandRecord",
+    "HandSummary",
     "Kind",
     "Level",
     "NotEnoughPlayers",
@@ -35,11 +46,14 @@ __all__ = [
     "RoomError",
     "Seat",
     "SeatTaken",
+    "SeatedPlayer",
     "Status",
     "TableConfig",
+    "TableSeats",
     "Tournament",
     "TournamentConfig",
     "TournamentError",
+    "TournamentTable",
     "paid_places",
     "payout_table",
     "plan_blinds",

@@ -2,10 +2,11 @@
 
 ``CashTable`` is synchronous and does no I/O. A server feeds it commands
 (``sit``, ``top_up``, ``leave``, ``sit_out``, ``sit_in``, ``disconnect``,
-``reconnect``, ``start_hand``, ``act``, ``timeout``, ``tick``), each given the
-time ``now`` where time matters, and broadcasts the events they return. The
-table never reads the clock and never draws randomness itself unless no seed is
-given (then ``secrets``, via ``deck.new_seed``).
+``reconnect``, ``start_hand``, ``act``, ``timeout``), each given the time
+``now`` where time matters, and broadcasts the events they return. Whose turn
+it is and until when is the session's (``room.session``): the table applies a
+time-out when told. The table never reads the clock and never draws randomness
+itself unless no seed is given (then ``secrets``, via ``deck.new_seed``).
 
 Money: a buy-in or top-up brings chips the caller has already taken from the
 player's balance; ``PlayerLeft.chips`` is what goes back. Seat changes asked
@@ -21,7 +22,8 @@ from typing import Any
 from drawpoker.actions import Action, ActionKind
 from drawpoker.deck import new_seed
 from drawpoker.errors import IllegalAction, InvalidConfig
-from drawpoker.events import EVERYONE, Event, Posted, PostKind, Street
+from drawpoker.events import EVERYONE, Event, Posted, PostKind
+from drawpoker.fairness import EntropyPool
 from drawpoker.hand import Hand
 from drawpoker.room.blinds import BlindPlan, Debt, next_in, plan_blinds
 from drawpoker.room.errors import (
@@ -57,9 +59,13 @@ class TableConfig:
     rules: Rules
     min_buy_in: int  # e.g. 20 big blinds
     max_buy_in: int  # e.g. 100 big blinds
-    action_time_s: float = 20.0  # betting clock; the draw uses rules.draw_time_s
     disconnect_policy: DisconnectPolicy = DisconnectPolicy.CLOCK
     sit_out_after_timeouts: int = 2  # consecutive timeouts that sit a player out
+    # Reveal each hand's deck seed to everyone when it ends. Off: the seed rebuilds
+    # every card dealt, folded and mucked hands included, so with it on anyone
+    # watching learns every hand; fairness is proven per card without it
+    # (docs/fairness.md).
+    reveal_seed: bool = False
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "disconnect_policy", DisconnectPolicy(self.disconnect_policy))
@@ -148,13 +154,25 @@ class CashTable:
         self.rake_total = 0
         self.hands_played = 0
         self.next_seq = first_seq
-        self.deadline: float | None = None  # when the player to act times out
         self.last_record: HandRecord | None = None
         self._last_plan: BlindPlan | None = None
         self._posted: list[tuple[int, PostKind, int]] = []
         self._running: _Running | None = None
         self._buffer: list[tuple[type[Event], dict[str, Any]]] = []
         self._positions_before: tuple[int | None, int | None, int | None] = (None, None, None)
+        self._entropy = EntropyPool(new_seed())  # the players' contributions, next hand
+        self.last_seed = b""  # the deck seed of the last hand dealt (the server stores it)
+
+    def contribute(self, seat: int, text: str) -> None:
+        """A seated player's random text, mixed into the next hand's deck seed
+        (``drawpoker.fairness``; ``ValueError`` if it is empty or too long)."""
+        self._seat(seat)
+        self._entropy.contribute(seat, text)
+
+    @property
+    def next_commitment(self) -> str:
+        """SHA-256 of the room's seed for the next hand, published before it."""
+        return self._entropy.next_commitment
 
     # ---------------------------------------------------------------- queries
 
@@ -231,7 +249,6 @@ class CashTable:
             "carried_pot": self.carried_pot,
             "hands_played": self.hands_played,
             "hand": None if self.hand is None else self.hand.view(viewer),
-            "deadline": self.deadline,
             "next_seq": self.next_seq,
         }
 
@@ -340,16 +357,22 @@ class CashTable:
         stacks = {seat: self.seats[seat].stack for seat in plan.dealt}
         # The hand is built first (if the engine refuses it, nothing has changed);
         # the BlindsMissed events come before its first event.
+        # The deck seed: the one given (tests, replays), else the room's seed
+        # committed one hand ahead, mixed with the players' contributions.
+        deal = None if seed is not None else self._entropy.draw(plan.dealt, new_seed())
         hand = Hand(
             self.rules,
             stacks,
             plan.button,
-            seed=seed if seed is not None else new_seed(),
+            seed=seed if deal is None else deal.seed,
             posts=list(plan.posts) if self._blinds else None if self.rules.is_italian else [],
             carried_pot=self.carried_pot,
             hand_id=f"{self.table_id}-{number}",
             first_seq=self.next_seq + len(plan.missed),
+            reveal_seed=self.config.reveal_seed,
+            deal=deal,
         )
+        self.last_seed = hand.seed or b""
         events: list[Event] = []
         debts_before = {
             seat: (s.owe_big_blind, s.owe_small_blind, s.post) for seat, s in self.seats.items()
@@ -375,7 +398,6 @@ class CashTable:
         self._posted = [(e.seat, e.kind, e.amount) for e in hand.events if isinstance(e, Posted)]
         if hand.is_over:  # everyone all in on the forced bets
             return events + self._finish(now)
-        self._set_deadline(now)
         return events + self._auto_act(now)
 
     def act(self, action: Action, now: float) -> list[Event]:
@@ -398,13 +420,6 @@ class CashTable:
             s.pending_sit_out = "timeouts"
         return self._apply(Action.timeout(seat), now)
 
-    def tick(self, now: float) -> list[Event]:
-        """Apply the timeout if the player to act ran out of time by ``now``."""
-        seat = self.to_act
-        if seat is None or self.deadline is None or now < self.deadline:
-            return []
-        return self.timeout(seat, now)
-
     # --------------------------------------------------------------- internals
 
     def _apply(self, action: Action, now: float) -> list[Event]:
@@ -414,7 +429,6 @@ class CashTable:
         self.next_seq = running.hand.next_seq
         if running.hand.is_over:
             return events + self._finish(now)
-        self._set_deadline(now)
         return events + self._auto_act(now)
 
     def _auto_act(self, now: float | None = None) -> list[Event]:
@@ -431,7 +445,7 @@ class CashTable:
             )
             if not (s.pending_leave or immediate):
                 break
-            at = now if now is not None else (self.deadline or self._running.started_at)
+            at = now if now is not None else self._running.started_at
             events += self._apply(Action.timeout(seat), at)
         return events
 
@@ -463,7 +477,6 @@ class CashTable:
             ended_at=now,
         )
         self._running = None
-        self.deadline = None
         events = self._flush()
         return events + self._between_hands()
 
@@ -537,24 +550,6 @@ class CashTable:
             fresh=False,
         )
 
-    def _set_deadline(self, now: float) -> None:
-        running = self._running
-        if running is None or running.hand.to_act is None:
-            self.deadline = None
-            return
-        seat = running.hand.to_act
-        if not self.seats[seat].connected and (
-            self.config.disconnect_policy is DisconnectPolicy.IMMEDIATE
-        ):
-            self.deadline = now
-            return
-        clock = (
-            self.rules.draw_time_s
-            if running.hand.street is Street.DRAW
-            else self.config.action_time_s
-        )
-        self.deadline = now + clock
-
     def _hand(self) -> Hand:
         if self._running is None:
             raise HandInProgress(f"table {self.table_id}: no hand is being played")
@@ -625,9 +620,9 @@ class CashTable:
                 "rules": rules_to_dict(self.rules),
                 "min_buy_in": self.config.min_buy_in,
                 "max_buy_in": self.config.max_buy_in,
-                "action_time_s": self.config.action_time_s,
                 "disconnect_policy": str(self.config.disconnect_policy),
                 "sit_out_after_timeouts": self.config.sit_out_after_timeouts,
+                "reveal_seed": self.config.reveal_seed,
             },
             "seats": seats,
             "button": self.button,
@@ -656,9 +651,9 @@ class CashTable:
             rules=rules_from_dict(cfg["rules"]),
             min_buy_in=cfg["min_buy_in"],
             max_buy_in=cfg["max_buy_in"],
-            action_time_s=cfg["action_time_s"],
             disconnect_policy=DisconnectPolicy(cfg["disconnect_policy"]),
             sit_out_after_timeouts=cfg["sit_out_after_timeouts"],
+            reveal_seed=bool(cfg.get("reveal_seed", False)),
         )
         table = cls(data["table_id"], config, first_seq=data["next_seq"])
         for key, s in data["seats"].items():
