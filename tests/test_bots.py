@@ -17,9 +17,9 @@ from drawpoker.cards import parse_cards
 from drawpoker.errors import DrawPokerError
 from drawpoker.events import EVERYONE, BetPlaced, Event, OpenersShown
 from drawpoker.hand import Hand
-from drawpoker.match import deck_seed, play_match
 from drawpoker.odds import draw_odds
 from drawpoker.rules import Rules
+from drawpoker.tools.match import deck_seed, play_match
 
 RULES = {
     "fixed-limit": Rules.online(structure="fixed-limit", small_blind=1, big_blind=2),
@@ -28,6 +28,7 @@ RULES = {
     "italian": Rules.italian(),
     "italian-showdown": Rules.italian(openers_check="showdown"),
     "italian-one-less": Rules.italian(invito_others="one_less", openers="QQ"),
+    "italian-on-request": Rules.italian(openers_check="on_request", false_opener_penalty=50),
 }
 
 
@@ -212,3 +213,58 @@ def test_shark_candidates_include_the_exact_best_draw(hand: str) -> None:
     best = draw_odds(cards, max_discard=3)[0]
     assert tuple(sorted(best.discard)) in candidates
     assert all(len(d) <= 2 for d in candidate_discards(cards, 2))
+
+
+def _request_hand(opener_cards: str, draws: str, script: list[Action]) -> Hand:
+    """Italian on request, seat 1 opens with ``opener_cards``; seat 2 calls."""
+    from drawpoker.deck import Deck
+
+    rules = Rules.italian(invito=10, max_seats=3, openers_check="on_request",
+                          checked_pot_stays=False)  # fmt: skip
+    hands = [opener_cards, "2c 3c 8h 6h Jh", "4s 5s 7c 9s Ks"]  # seats 1, 2, 3 (button 3)
+    cards = [parse_cards(h) for h in hands]
+    deck = Deck.stacked(
+        [cards[p][k] for k in range(5) for p in range(3)] + list(parse_cards(draws))
+    )
+    hand = Hand(rules, {1: 500, 2: 500, 3: 500}, 3, deck=deck)
+    hand.apply(script)
+    return hand
+
+
+@pytest.mark.parametrize("name", sorted(BOTS))
+def test_every_bot_answers_the_request_to_see_the_openers(name: str) -> None:
+    """R48: at the end of the hand every bot asks or declines, never anything else."""
+    hand = _request_hand(
+        "Ts Td 8c 9h Kd", "2d 3d 4d",
+        [Action.bet(1, 10), Action.call(2), Action.fold(3), Action.draw(1, "8c 9h Kd"),
+         Action.stand_pat(2), Action.check(1), Action.check(2)],
+    )  # fmt: skip
+    for _ in range(2):
+        legal = hand.legal_actions()
+        assert legal is not None
+        assert legal.ask_openers
+        bot = make_bot(name, seed=3)
+        bot.sit(legal.seat, hand.rules)
+        action = bot.decide(hand.view(legal.seat), legal, hand.events_for(legal.seat))
+        assert action.kind in ("ask-openers", "decline")
+        hand.act(action)
+        if hand.is_over:
+            break
+    hand.check_invariants()
+
+
+def test_careful_bots_ask_when_the_opener_drew_four() -> None:
+    hand = _request_hand(
+        "Ts 2d 8c 9h Kd", "Jd Jc 4d 5d",
+        [Action.bet(1, 10), Action.call(2), Action.fold(3), Action.draw(1, "2d 8c 9h Kd"),
+         Action.stand_pat(2), Action.check(1), Action.check(2)],
+    )  # fmt: skip
+    legal = hand.legal_actions()
+    assert legal is not None
+    for name in ("tag", "shark"):
+        bot = make_bot(name, seed=1)
+        bot.sit(legal.seat, hand.rules)
+        action = bot.decide(hand.view(legal.seat), legal, hand.events_for(legal.seat))
+        assert action == Action.ask_openers(legal.seat), name
+    hand.act(Action.ask_openers(legal.seat))
+    assert hand.result.carried_pot > 0  # no openers: the penalty stays for the next hand

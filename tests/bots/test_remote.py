@@ -160,7 +160,9 @@ def test_remote_bots_survive_a_server_restart(tmp_path: Path) -> None:
     """The server is killed mid-session and started again (a new epoch): the bots
     reconnect, resync from a fresh snapshot and play on; the cancelled hand's
     chips went back to the stacks, so every chip is still counted."""
-    server = Server(tmp_path, None, [table("phoenix", think=(0.01, 0.02))]).start()
+    # Fixed limit: nobody can bust in six hands, so both reach the crash.
+    phoenix = table("phoenix", think=(0.01, 0.02), structure="fixed-limit")
+    server = Server(tmp_path, None, [phoenix]).start()
     try:
 
         async def run() -> tuple[list[CashResult], list[RemoteBot]]:
@@ -170,15 +172,19 @@ def test_remote_bots_survive_a_server_restart(tmp_path: Path) -> None:
             try:
 
                 async def crash_later() -> None:
+                    deadline = time.monotonic() + 60
                     while min(bot.hands for bot in bots) < 2:
+                        assert time.monotonic() < deadline, [bot.hands for bot in bots]
                         await asyncio.sleep(0.02)
                     await asyncio.to_thread(server.kill)
                     await asyncio.to_thread(server.start)
 
                 crash = asyncio.create_task(crash_later())
-                plays = (bot.play_cash("phoenix", hands=6, buy_in=200, idle=5) for bot in bots)
+                # idle: longer than a restart takes on a loaded machine (seconds), or
+                # a bot gives up waiting for the restarted server's next hand.
+                plays = (bot.play_cash("phoenix", hands=6, buy_in=200, idle=20) for bot in bots)
                 results = await asyncio.wait_for(asyncio.gather(*plays), 120)
-                await crash
+                await asyncio.wait_for(crash, 5)
                 return list(results), bots
             finally:
                 for bot in bots:
@@ -195,3 +201,18 @@ def test_remote_bots_survive_a_server_restart(tmp_path: Path) -> None:
             assert result.hands >= 5 or result.cashed_out in (0, 400), result
     finally:
         server.stop()
+
+
+def test_the_send_bucket_stays_under_the_server_limit() -> None:
+    """30 sends at 10 a second with bursts of 20 take at least a second (the server
+    allows 20 a second, bursts of 40)."""
+
+    async def run() -> float:
+        bot = RemoteBot("http://127.0.0.1:1", kind="random", rate=10.0, burst=20.0)
+        started = time.monotonic()
+        for _ in range(30):
+            await bot._bucket()
+        return time.monotonic() - started
+
+    elapsed = asyncio.run(run())
+    assert 0.95 <= elapsed < 3.0

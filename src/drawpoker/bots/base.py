@@ -22,12 +22,14 @@ from typing import Any, ClassVar
 
 from drawpoker.actions import Action, LegalActions
 from drawpoker.cards import DECK
+from drawpoker.evaluator import evaluate
 from drawpoker.events import (
     BetPlaced,
     BettingRoundEnded,
     Called,
     Discarded,
     Event,
+    HandShown,
     HandStarted,
     Raised,
     StoodPat,
@@ -201,3 +203,52 @@ def bet_to(legal: LegalActions, amount: int) -> Action:
     if not legal.max_to:
         return check_or_call(legal)
     return Action.bet(legal.seat, max(legal.min_to, min(legal.max_to, amount)))
+
+
+# ------------------------------------------------------ openers on request
+
+
+def ask_for_openers(
+    legal: LegalActions,
+    events: Sequence[Event],
+    rules: Rules,
+    rng: random.Random,
+    *,
+    curiosity: float = 0.1,
+) -> Action:
+    """R48: ask to see the openers, or decline, as a careful player does.
+
+    Asking costs nothing but the table's patience, and a false opener forfeits the
+    pot (to the best other hand) and pays the penalty into the next pot. So ask
+    when the opener's play says they may have opened without openers — they drew
+    four or five cards, or showed a hand with no pair of ``openers`` or better after
+    drawing one or two (a broken pair is rare; a four-card draw opened is not) — or
+    when this seat lost the showdown to the opener, whose forfeit could give it the
+    pot; otherwise ask once in a while (``curiosity``) so that nobody may count on
+    never being asked."""
+    opener = legal.opener
+    drew: int | None = None
+    shown: tuple[int, ...] = ()
+    at_showdown: set[int] = set()
+    for event in events:
+        if isinstance(event, StoodPat) and event.seat == opener:
+            drew = 0
+        elif isinstance(event, Discarded) and event.seat == opener:
+            drew = event.count
+        elif isinstance(event, HandShown):
+            at_showdown.add(event.seat)
+            if event.seat == opener:
+                shown = event.cards
+    if drew is not None and drew >= 4:
+        return Action.ask_openers(legal.seat)
+    if shown and drew in (1, 2):
+        value = evaluate(shown)
+        pairs = [c >> 2 for c in shown]
+        best_pair = max((r for r in set(pairs) if pairs.count(r) >= 2), default=-1)
+        if value.category <= 2 and best_pair < rules.openers_rank:
+            return Action.ask_openers(legal.seat)
+    if legal.seat in at_showdown and opener in at_showdown:
+        return Action.ask_openers(legal.seat)  # the opener's forfeit may pay this seat
+    if rng.random() < curiosity:
+        return Action.ask_openers(legal.seat)
+    return Action.decline(legal.seat)

@@ -38,6 +38,7 @@ from drawpoker.bots.base import (
     HandActions,
     SeatInfo,
     Situation,
+    ask_for_openers,
     bet_to,
     check_or_fold,
     hand_actions,
@@ -287,6 +288,8 @@ class Shark(Bot):
     def decide(
         self, view: Mapping[str, Any], legal: LegalActions, events: Sequence[Event]
     ) -> Action:
+        if legal.ask_openers:  # R48: a little more curious than the rules bots
+            return ask_for_openers(legal, events, self.rules, self.rng, curiosity=0.2)
         sit = read(view, legal, self.rules)
         acts = self._acts = hand_actions(events)
         if sit.street is not Street.POST_DRAW:
@@ -401,10 +404,10 @@ class Shark(Bot):
         rules = self.rules
         if (
             legal.bet_label == "open"
-            and rules.openers_check is OpenersCheck.SHOWDOWN
+            and rules.openers_check is not OpenersCheck.SERVER
             and not has_openers(sit.cards, rules.openers_rank)
         ):
-            legal = _no_bet(legal)  # a false opener can never win the pot (R44)
+            legal = _no_bet(legal)  # a false opener forfeits the pot (R44, R48 if asked)
         fair = self._fair(sit)
         raises = sum(acts.raises_pre.values())
         price = legal.call / (sit.pot + legal.call) if legal.call else 0.0

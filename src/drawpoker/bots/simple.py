@@ -8,6 +8,7 @@ from typing import Any
 from drawpoker.actions import Action, LegalActions
 from drawpoker.bots.base import (
     Bot,
+    ask_for_openers,
     bet_to,
     check_or_call,
     check_or_fold,
@@ -27,6 +28,7 @@ def may_open(bot: Bot, legal: LegalActions, cards: Sequence[int]) -> bool:
     rules = bot.rules
     if legal.bet_label != "open" or not rules.is_italian:
         return True
+    # R48: a false opener pays a penalty if anyone asks; these bots open honestly.
     if rules.openers_check is OpenersCheck.SERVER:
         return True  # the engine offers the open only with openers
     return has_openers(cards, rules.openers_rank)
@@ -43,6 +45,8 @@ class RandomBot(Bot):
     ) -> Action:
         rng = self.rng
         seat = legal.seat
+        if legal.ask_openers:  # R48
+            return Action.ask_openers(seat) if rng.random() < 0.5 else Action.decline(seat)
         if legal.draw:
             k = rng.randint(0, legal.max_discard)
             return Action.draw(seat, tuple(rng.sample(list(legal.hand), k)))
@@ -72,6 +76,8 @@ class CallingStation(Bot):
     def decide(
         self, view: Mapping[str, Any], legal: LegalActions, events: Sequence[Event]
     ) -> Action:
+        if legal.ask_openers:
+            return Action.decline(legal.seat)  # R48: passive to the end
         if legal.draw:
             return Action.draw(legal.seat, standard_discard(legal.hand, legal.max_discard))
         if legal.bet_label == "open" and legal.max_to:
@@ -96,6 +102,8 @@ class TightAggressive(Bot):
     def decide(
         self, view: Mapping[str, Any], legal: LegalActions, events: Sequence[Event]
     ) -> Action:
+        if legal.ask_openers:
+            return ask_for_openers(legal, events, self.rules, self.rng)
         if legal.draw:
             return Action.draw(legal.seat, standard_discard(legal.hand, legal.max_discard))
         sit = read(view, legal, self.rules)

@@ -11,14 +11,5 @@ same websocket protocol as people (docs/bots.md, "Remote bots").
 from __future__ import annotations
 
 from drawpoker.bots.remote.client import CashResult, RemoteBot, RemoteBotError, TournamentResult
-from drawpoker.bots.remote.wire import HandMirror, event_from_wire, legal_from_wire
 
-__all__ = [
-    "CashResult",
-    "HandMirror",
-    "RemoteBot",
-    "RemoteBotError",
-    "TournamentResult",
-    "event_from_wire",
-    "legal_from_wire",
-]
+__all__ = ["CashResult", "RemoteBot", "RemoteBotError", "TournamentResult"]

@@ -8,8 +8,8 @@ over the websocket protocol, as a person does (docs/protocol.md).
 It logs in (a guest, or a name and password), opens one websocket with the
 session token and answers every private ``Legal`` with ``act`` or ``draw`` (a
 unique ``action_id``, the ``hand_id``). The policy gets what an in-process bot
-gets: the hand view (``wire.HandMirror``, rebuilt from the snapshot and the
-events), the legal actions and this hand's engine events (``wire.event_from_wire``).
+gets: the hand view (``protocol.mirror.HandMirror``, rebuilt from the snapshot and the
+events), the legal actions and this hand's engine events (``protocol.events.event_from_wire``).
 Refused actions (``stale_hand``, ``duplicate_action``, ...) are counted, never
 fatal; an ``illegal_action`` falls back to check or fold. A dropped socket is
 reopened and every table resubscribed with ``since`` and ``epoch``. Messages go
@@ -33,20 +33,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import httpx
+import msgspec
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 
 from drawpoker.actions import Action, ActionKind, LegalActions
 from drawpoker.bots import make_bot
 from drawpoker.bots.base import check_or_fold
-from drawpoker.bots.remote.wire import (
-    HandMirror,
-    WireError,
-    event_from_wire,
-    legal_from_wire,
-    rules_from_snapshot,
-    with_level,
-)
 from drawpoker.cards import format_cards
 from drawpoker.errors import DrawPokerError
 from drawpoker.events import (
@@ -62,6 +55,9 @@ from drawpoker.events import (
     StoodPat,
     Street,
 )
+from drawpoker.protocol import client, encode_text, frames
+from drawpoker.protocol.events import ENGINE_EVENTS, WireError, event_from_wire, legal_from_wire
+from drawpoker.protocol.mirror import HandMirror, rules_from_snapshot, with_level
 from drawpoker.rules import Rules
 
 log = logging.getLogger("drawpoker.bots.remote")
@@ -156,7 +152,7 @@ class _Tournament:
 
 @dataclass(slots=True)
 class _Request:
-    message: dict[str, Any]
+    message: client.ClientMessage
     future: asyncio.Future[dict[str, Any]] | None
     table: str | None = None
     legal_key: str = ""
@@ -268,7 +264,8 @@ class RemoteBot:
     async def _open(self) -> None:
         try:
             ws = await connect(self.ws_url, max_size=2**22, open_timeout=15)
-            welcome = json.loads(await asyncio.wait_for(ws.recv(), 15))
+            first = await asyncio.wait_for(ws.recv(), 15)
+            welcome = json.loads(frames(str(first))[0])
         except (OSError, InvalidHandshake, InvalidURI, TimeoutError, ConnectionClosed) as error:
             raise RemoteBotError(
                 f"cannot open the websocket at {self.server}/ws: {error}"
@@ -361,7 +358,7 @@ class RemoteBot:
             await self._wait_for(lambda: not (t.dealt and t.mirror and t.mirror.active), 60)
         if t.seat is not None:
             try:
-                await self._request({"type": "leave", "table": table})
+                await self._request(client.Leave(table=table))
             except RemoteBotError as error:
                 if error.code != "not_seated":
                     raise
@@ -388,7 +385,7 @@ class RemoteBot:
             if seat is None and not free:
                 raise RemoteBotError(f"table {t.id} is full", "table_full")
             choice = seat if seat is not None else self.bot.rng.choice(free)
-            message = {"type": "sit", "table": t.id, "seat": choice, "buy_in": amount}
+            message = client.Sit(table=t.id, seat=choice, buy_in=amount)
             try:
                 await self._request(message)
             except RemoteBotError as error:
@@ -436,7 +433,7 @@ class RemoteBot:
         ts = _Tournament(instance)
         self._channels[instance] = ts
         start = self.hands
-        detail = await self._request({"type": "subscribe", "table": instance})
+        detail = await self._request(client.Subscribe(table=instance))
         if detail.get("tournament") and detail["tournament"] != instance:
             self._channels[str(detail["tournament"])] = ts
             ts.instance = str(detail["tournament"])
@@ -453,7 +450,7 @@ class RemoteBot:
         for table_id in list(ts.tables):
             await self._unwatch(table_id)
         with contextlib.suppress(RemoteBotError):
-            await self._request({"type": "unsubscribe", "table": ts.instance})
+            await self._request(client.Unsubscribe(table=ts.instance))
         for key in [k for k, v in self._channels.items() if v is ts]:
             del self._channels[key]
         place = "-".join(str(p) for p in ts.places) or "?"
@@ -493,10 +490,10 @@ class RemoteBot:
         for old in ts.tables:
             if old in self._tables and old != table_id:
                 del self._tables[old]
-                self._send({"type": "unsubscribe", "table": old})
+                self._send(client.Unsubscribe(table=old))
         ts.tables.append(table_id)
         self._tables[table_id] = _Table(table_id)
-        self._send({"type": "subscribe", "table": table_id})
+        self._send(client.Subscribe(table=table_id))
         self._say(f"{self.name} plays at {table_id}")
 
     def _on_channel(self, ts: _Tournament, event: dict[str, Any]) -> None:
@@ -517,7 +514,7 @@ class RemoteBot:
         if t is None:
             t = self._tables[table] = _Table(table)
         try:
-            await self._request({"type": "subscribe", "table": table})
+            await self._request(client.Subscribe(table=table))
         except RemoteBotError:
             del self._tables[table]
             raise
@@ -526,7 +523,7 @@ class RemoteBot:
     async def _unwatch(self, table: str) -> None:
         if self._tables.pop(table, None) is not None:
             with contextlib.suppress(RemoteBotError):
-                await self._request({"type": "unsubscribe", "table": table})
+                await self._request(client.Unsubscribe(table=table))
 
     # ------------------------------------------------------------ messages
 
@@ -534,16 +531,21 @@ class RemoteBot:
         self._counter += 1
         return f"{prefix}{self._run}-{self._counter}"
 
-    def _send(self, message: dict[str, Any], **extra: Any) -> _Request:
-        request = _Request({"id": self._next_id("m"), **message}, None, **extra)
+    def _numbered(self, message: client.ClientMessage) -> client.ClientMessage:
+        return msgspec.structs.replace(message, id=self._next_id("m"))
+
+    def _send(self, message: client.ClientMessage, **extra: Any) -> _Request:
+        request = _Request(self._numbered(message), None, **extra)
         self._outbox.put_nowait(request)
         return request
 
-    async def _request(self, message: dict[str, Any], timeout: float = 30.0) -> dict[str, Any]:
+    async def _request(
+        self, message: client.ClientMessage, timeout: float = 30.0
+    ) -> dict[str, Any]:
         """Send and wait for the ``ok`` (its ``detail``); an ``error`` raises."""
         for _ in range(4):
             future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
-            request = _Request({"id": self._next_id("m"), **message}, future)
+            request = _Request(self._numbered(message), future)
             self._outbox.put_nowait(request)
             try:
                 return await asyncio.wait_for(future, timeout)
@@ -553,9 +555,9 @@ class RemoteBot:
                 await self._online.wait()
             except TimeoutError:
                 raise RemoteBotError(
-                    f"no answer to {message['type']} in {timeout:.0f} s", "timeout"
+                    f"no answer to {message.type} in {timeout:.0f} s", "timeout"
                 ) from None
-        raise RemoteBotError(f"{message['type']}: the connection keeps dropping", "connection_lost")
+        raise RemoteBotError(f"{message.type}: the connection keeps dropping", "connection_lost")
 
     async def _writer(self) -> None:
         while True:
@@ -564,10 +566,10 @@ class RemoteBot:
             await self._online.wait()
             ws = self._ws
             assert ws is not None
-            ref = request.message["id"]
+            ref = str(request.message.id)
             self._requests[ref] = request
             try:
-                await ws.send(json.dumps(request.message, separators=(",", ":")))
+                await ws.send(encode_text(request.message))
             except ConnectionClosed:
                 self._requests.pop(ref, None)
                 self._lost(request)
@@ -596,7 +598,8 @@ class RemoteBot:
                 assert ws is not None
                 try:
                     async for text in ws:
-                        self._dispatch(json.loads(text))
+                        for line in frames(str(text)):
+                            self._dispatch(json.loads(line))
                 except ConnectionClosed:
                     pass
                 if self._closing:
@@ -634,12 +637,12 @@ class RemoteBot:
                 delay = min(delay * 2, 5.0)
         for t in self._tables.values():
             t.resyncing = True
-            message: dict[str, Any] = {"type": "subscribe", "table": t.id}
+            message = client.Subscribe(table=t.id)
             if t.v is not None and t.epoch is not None:
-                message.update(since=t.v, epoch=t.epoch)
+                message = client.Subscribe(table=t.id, since=t.v, epoch=t.epoch)
             self._send(message, table=t.id, resync=True)
         for instance in {ts.instance for ts in self._channels.values()}:
-            self._send({"type": "subscribe", "table": instance}, channel=instance)
+            self._send(client.Subscribe(table=instance), channel=instance)
 
     # ------------------------------------------------------------ frames
 
@@ -694,7 +697,7 @@ class RemoteBot:
         code, message = str(frame.get("code")), str(frame.get("message"))
         if code == "rate_limited" and request.tries < 5:  # resend a little later
             request.tries += 1
-            request.message["id"] = self._next_id("m")
+            request.message = self._numbered(request.message)
             loop = asyncio.get_running_loop()
             loop.call_later(0.5 * request.tries, self._outbox.put_nowait, request)
             return
@@ -747,13 +750,14 @@ class RemoteBot:
 
     def _on_event(self, t: _Table, data: dict[str, Any]) -> None:
         kind = data.get("type")
-        try:
-            event = event_from_wire(data)
-        except WireError as error:
-            log.warning("%s at %s: %s", self.name, t.id, error)
-            self.errors["bad_event"] += 1
-            return
-        if event is not None:
+        if kind in ENGINE_EVENTS:
+            try:
+                event = event_from_wire(data)
+            except WireError as error:
+                log.warning("%s at %s: %s", self.name, t.id, error)
+                self.errors["bad_event"] += 1
+                return
+            assert event is not None
             self._on_engine_event(t, event)
         elif kind == "Turn":
             t.pending = None
@@ -859,18 +863,19 @@ class RemoteBot:
         if len(t.answered) > 64:
             t.answered = {key}
         t.in_flight = (hand_id, legal)
-        message: dict[str, Any] = {
-            "table": t.id,
-            "hand_id": hand_id,
-            "action_id": self._next_id("a"),
-        }
+        action_id = self._next_id("a")
+        message: client.ClientMessage
         if action.kind is ActionKind.DRAW:
-            message.update(type="draw", discard=format_cards(action.cards).split())
-        elif action.kind is ActionKind.BET:
-            label = "raise" if legal.call or legal.bet_label == "raise" else "bet"
-            message.update(type="act", action=label, amount=action.amount)
+            discard = format_cards(action.cards).split()
+            message = client.Draw(table=t.id, hand_id=hand_id, action_id=action_id, discard=discard)
         else:
-            message.update(type="act", action=str(action.kind))
+            kind = _WIRE_ACTIONS[action.kind]
+            if action.kind is ActionKind.BET:
+                kind = "raise" if legal.call or legal.bet_label == "raise" else "bet"
+            amount = action.amount if action.kind is ActionKind.BET else None
+            message = client.Act(
+                table=t.id, hand_id=hand_id, action_id=action_id, action=kind, amount=amount
+            )
         self.actions += 1
         self._send(message, table=t.id, legal_key=key)
 
@@ -899,8 +904,20 @@ class RemoteBot:
             self._progress(text)
 
 
+_WIRE_ACTIONS: dict[ActionKind, client.ActionName] = {
+    ActionKind.BET: "bet",
+    ActionKind.FOLD: "fold",
+    ActionKind.CHECK: "check",
+    ActionKind.CALL: "call",
+    ActionKind.ASK_OPENERS: "ask_openers",
+    ActionKind.DECLINE: "decline",
+}
+
+
 def _safest(legal: LegalActions) -> Action:
-    """Stand pat at the draw, else check or fold."""
+    """Stand pat at the draw, decline to ask for the openers (R48), else check or fold."""
+    if legal.ask_openers:
+        return Action.decline(legal.seat)
     return Action.stand_pat(legal.seat) if legal.draw else check_or_fold(legal)
 
 

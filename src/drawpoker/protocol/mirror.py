@@ -1,32 +1,23 @@
-"""What a remote bot rebuilds from the wire: engine events, legal actions, the rules
-and the hand view, exactly as an in-process bot is given them.
+"""What a client rebuilds from the wire: the table's rules from a snapshot, and
+the hand as one seat sees it, kept up to date from the events that follow.
 
-- ``event_from_wire``: the one conversion of a JSON event (``protocol.event_dict``)
-  back into its ``drawpoker.events`` dataclass; ``None`` for the room's and the
-  server's entries (``PlayerSeated``, ``Turn``, ``Legal``, ...).
-- ``legal_from_wire``: a ``Legal`` entry's ``legal`` as ``LegalActions``.
 - ``rules_from_snapshot``: the table's rules from a snapshot (the server sends
   the one-line summary, ``No Limit 1/2, 6-max``, and for a tournament the level).
 - ``HandMirror``: ``Hand.view(seat)`` kept up to date from the snapshot's ``hand``
-  and the engine events that follow, so that a bot reads the same dict it would
-  read at an in-process table.
+  and the engine events that follow, so that a remote bot reads the same dict
+  it would read at an in-process table, and a terminal client can draw it.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import re
-import typing
-from collections.abc import Callable, Mapping
-from enum import Enum
+from collections.abc import Mapping
 from typing import Any
 
-from drawpoker import events as engine_events
-from drawpoker.actions import LegalActions
-from drawpoker.cards import format_cards, parse_cards
+from drawpoker.cards import format_cards
 from drawpoker.errors import DrawPokerError
 from drawpoker.events import (
-    EVERYONE,
     BetPlaced,
     BettingRoundEnded,
     Called,
@@ -52,87 +43,6 @@ from drawpoker.events import (
     UncalledBetReturned,
 )
 from drawpoker.rules import Rules
-
-# ------------------------------------------------------------------ events
-
-_Convert = Callable[[Any], Any]
-_PRIVATE = frozenset(("CardsReceived", "DiscardedCards"))  # visible to their ``seat`` only
-
-
-def _converter(name: str, hint: Any) -> _Convert:
-    """How one field comes back from JSON (cards as text, tuples as lists, enums as text)."""
-    if name == "cards":
-        return lambda value: tuple(parse_cards(value)) if value else ()
-    if isinstance(hint, type) and issubclass(hint, Enum):
-        return hint
-    if typing.get_origin(hint) is tuple:
-        inner = typing.get_args(hint)[0]
-        if typing.get_origin(inner) is tuple:
-            return lambda value: tuple(tuple(item) for item in value)
-        return tuple
-    return lambda value: value
-
-
-def _table() -> dict[str, tuple[type[Event], tuple[tuple[str, _Convert], ...]]]:
-    table = {}
-    for cls in vars(engine_events).values():
-        if isinstance(cls, type) and issubclass(cls, Event) and cls is not Event:
-            hints = typing.get_type_hints(cls, vars(engine_events))
-            fields = tuple(
-                (f.name, _converter(f.name, hints[f.name]))
-                for f in dataclasses.fields(cls)
-                if f.name != "visible_to"
-            )
-            table[cls.__name__] = (cls, fields)
-    return table
-
-
-_EVENTS = _table()
-ENGINE_EVENTS = frozenset(_EVENTS)
-"""The names of the engine's events (``HandStarted`` ... ``HandEnded``)."""
-
-
-class WireError(DrawPokerError, ValueError):
-    """A server message that does not have the documented shape."""
-
-
-def event_from_wire(data: Mapping[str, Any]) -> Event | None:
-    """A JSON event back as its engine dataclass; ``None`` if it is not an engine event.
-
-    ``visible_to`` is the seat for the private ``CardsReceived`` and
-    ``DiscardedCards``, else everyone (the server sends no server-only event)."""
-    entry = _EVENTS.get(data.get("type", ""))
-    if entry is None:
-        return None
-    cls, fields = entry
-    try:
-        values = {name: convert(data[name]) for name, convert in fields}
-    except (KeyError, TypeError, ValueError) as error:
-        raise WireError(f"malformed {cls.__name__} event {dict(data)!r}: {error}") from None
-    visible = values["seat"] if cls.__name__ in _PRIVATE else EVERYONE
-    return cls(visible_to=visible, **values)
-
-
-def legal_from_wire(data: Mapping[str, Any]) -> LegalActions:
-    """The ``legal`` of a ``Legal`` entry or of a snapshot's hand."""
-    try:
-        return LegalActions(
-            seat=int(data["seat"]),
-            street=Street(data["street"]),
-            fold=bool(data["fold"]),
-            check=bool(data["check"]),
-            call=int(data["call"]),
-            call_all_in=bool(data.get("call_all_in", False)),
-            min_to=int(data["min_to"]),
-            max_to=int(data["max_to"]),
-            bet_label=str(data.get("bet_label", "")),
-            draw=bool(data["draw"]),
-            max_discard=int(data.get("max_discard", 0)),
-            hand=tuple(parse_cards(data["hand"])) if data.get("hand") else (),
-        )
-    except (KeyError, TypeError, ValueError) as error:
-        raise WireError(f"malformed legal actions {dict(data)!r}: {error}") from None
-
 
 # ------------------------------------------------------------------ rules
 

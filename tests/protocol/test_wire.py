@@ -1,29 +1,32 @@
-"""The remote bot's wire layer: every engine event survives the JSON round trip,
+"""Events on the wire: every engine event survives the JSON round trip,
 the hand view rebuilt from the events a seat receives is ``Hand.view(seat)``
 after every event, in every structure and preset; the rules from a snapshot; the
 send rate under the server's limit."""
 
 from __future__ import annotations
 
-import asyncio
 import random
-import time
 from typing import Any
 
+import msgspec
 import pytest
 
 from drawpoker.bots import make_bot
-from drawpoker.bots.remote import RemoteBot
-from drawpoker.bots.remote.wire import (
-    HandMirror,
-    event_from_wire,
-    legal_from_wire,
-    rules_from_snapshot,
-)
-from drawpoker.events import SERVER, Event
+from drawpoker.events import SERVER, Event, HandStarted
 from drawpoker.hand import Hand
+from drawpoker.protocol import encode
+from drawpoker.protocol.events import (
+    UnknownEntry,
+    WireError,
+    entry_from_wire,
+    event_from_wire,
+    event_to_wire,
+    legal_from_wire,
+)
+from drawpoker.protocol.mirror import HandMirror, rules_from_snapshot
+from drawpoker.protocol.server import Turn
+from drawpoker.room.events import PlayerSeated
 from drawpoker.rules import Rules
-from drawpoker.server.protocol import event_dict
 
 RULES = {
     "no-limit": Rules.online(max_seats=6),
@@ -45,7 +48,7 @@ def _compare(mirror: HandMirror, hand: Hand, seat: int) -> None:
 
 
 def _wire(event: Event) -> Event | None:
-    data: dict[str, Any] = event_dict(event)
+    data: dict[str, Any] = msgspec.json.decode(encode(event_to_wire(event)))
     return event_from_wire(data)
 
 
@@ -93,9 +96,17 @@ def test_mirror_matches_the_engine_view(name: str) -> None:
             hand.act(action)
 
 
-def test_non_engine_entries_are_left_to_the_caller() -> None:
+def test_server_room_and_unknown_entries() -> None:
     assert event_from_wire({"type": "Turn", "seat": 1}) is None
-    assert event_from_wire({"type": "PlayerSeated", "seat": 1, "name": "ann"}) is None
+    seated = event_from_wire(
+        {"type": "PlayerSeated", "seq": 4, "seat": 1, "name": "ann", "stack": 200, "post": True}
+    )
+    assert seated == PlayerSeated(seq=4, seat=1, player="ann", stack=200, post=True)
+    turn = {"type": "Turn", "seat": 2, "street": "draw", "clock_s": 30.0, "hand_id": "t-1"}
+    assert entry_from_wire(turn) == Turn(seat=2, street="draw", clock_s=30.0, hand_id="t-1")
+    assert entry_from_wire({"type": "Fireworks", "colour": "red"}) == UnknownEntry(
+        "Fireworks", {"type": "Fireworks", "colour": "red"}
+    )
 
 
 def test_rules_from_the_snapshot_summary() -> None:
@@ -113,16 +124,14 @@ def test_rules_from_the_snapshot_summary() -> None:
     assert rules_from_snapshot({"rules": "something new"}) == Rules.online()
 
 
-def test_the_send_bucket_stays_under_the_server_limit() -> None:
-    """30 sends at 10 a second with bursts of 20 take at least a second (the server
-    allows 20 a second, bursts of 40)."""
-
-    async def run() -> float:
-        bot = RemoteBot("http://127.0.0.1:1", kind="random", rate=10.0, burst=20.0)
-        started = time.monotonic()
-        for _ in range(30):
-            await bot._bucket()
-        return time.monotonic() - started
-
-    elapsed = asyncio.run(run())
-    assert 0.95 <= elapsed < 3.0
+def test_fields_with_a_default_may_be_missing_the_others_may_not() -> None:
+    """A client reads the entries of a server that does not send a newer field
+    (here the fairness fields of ``HandStarted``); a missing required one is refused."""
+    started = {"type": "HandStarted", "seq": 2, "hand_id": "t-1", "button": 1,
+               "stacks": [[1, 200], [3, 100]], "carried_pot": 0, "commitment": ""}  # fmt: skip
+    event = event_from_wire(started)
+    assert isinstance(event, HandStarted)
+    assert (event.server_commitment, event.entropy, event.next_commitment) == ("", (), "")
+    assert event.stacks == ((1, 200), (3, 100))
+    with pytest.raises(WireError, match="hand_id"):
+        event_from_wire({k: v for k, v in started.items() if k != "hand_id"})
