@@ -3,7 +3,14 @@
 Session tokens come from ``secrets`` and are stored only as their SHA-256, so
 a copy of the database does not let anyone log in. The web client gets the
 token in an HttpOnly, SameSite=Lax cookie; other clients (bots, the load
-benchmark) may pass it as ``?token=`` on the websocket URL.
+benchmark) pass it as ``Authorization: Bearer`` or ``?token=``.
+
+A password must be 8 to 128 characters, not the name, and not easy to guess:
+zxcvbn (the estimator Dropbox published) must rate it at least 2 of 4, which
+refuses the common passwords, keyboard walks, repeats and dictionary words
+with digits that online guessing tries first. Checking a password for a name
+that does not exist costs the same argon2 verification as for one that does,
+so the answer's time does not tell which names exist.
 """
 
 from __future__ import annotations
@@ -13,21 +20,26 @@ import hashlib
 import re
 import secrets
 import time
-from collections import deque
 from dataclasses import dataclass
+from typing import Any
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 from sqlalchemy import Connection, select
+from zxcvbn import zxcvbn
 
 from drawpoker.errors import DrawPokerError
 from drawpoker.server import ledger
+from drawpoker.server.limits import AttemptLimiter, wait_text
 from drawpoker.server.store import accounts, sessions
 
 STARTING_CHIPS = 10_000
 DAILY_TOPUP = 2_000
 SESSION_DAYS = 30
 NAME_RE = re.compile(r"[A-Za-z][A-Za-z0-9_-]{2,19}")
+MIN_STRENGTH = 2  # zxcvbn's score, 0-4: 2 is "somewhat guessable" (10^6 to 10^8 guesses)
+STRENGTH_PREFIX = 64  # characters zxcvbn looks at (its time grows fast with the length)
+_WORDS = ("drawpoker", "poker", "draw", "cards", "chips")  # guessed first on this site
 _hasher = PasswordHasher()
 
 
@@ -39,6 +51,14 @@ class AuthError(DrawPokerError, ValueError):
 
 class RateLimited(AuthError):
     status = 429
+
+    def __init__(self, message: str, retry_after: float = 60.0) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
+
+
+class Forbidden(AuthError):
+    status = 403
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,13 +79,33 @@ def validate_name(name: object) -> str:
 
 
 def validate_password(password: object, name: str) -> str:
+    """The password, or an ``AuthError`` saying what is wrong with it and what to
+    do instead. Takes up to a few tens of milliseconds (zxcvbn): call it off the
+    event loop."""
     if not isinstance(password, str) or not 8 <= len(password) <= 128:
         raise AuthError("a password is 8 to 128 characters")
     if password.lower() == name.lower():
         raise AuthError("the password must not be the name")
     if not password.strip():
         raise AuthError("the password must not be blank")
+    weakness = password_weakness(password, name)
+    if weakness:
+        raise AuthError(weakness)
     return password
+
+
+def password_weakness(password: str, name: str) -> str | None:
+    """Why the password is too easy to guess (None: it is not)."""
+    result = zxcvbn(password[:STRENGTH_PREFIX], user_inputs=[name, *_WORDS])
+    if result["score"] >= MIN_STRENGTH:
+        return None
+    feedback = result["feedback"]
+    why = str(feedback.get("warning") or "")
+    if not why and any(word in password.lower() for word in (name.lower(), *_WORDS)):
+        why = "It contains your name or the site's name."
+    hints = " ".join(str(s) for s in feedback.get("suggestions") or ())
+    detail = " ".join(part for part in (why, hints) if part)
+    return "this password is too easy to guess" + (f": {detail}" if detail else ".")
 
 
 def _create(conn: Connection, name: str, kind: str, password_hash: str | None) -> Account:
@@ -121,11 +161,28 @@ def password_hash_of(conn: Connection, name: str) -> tuple[Account, str] | None:
     return Account(int(row[0]), row[1], row[2]), row[3]
 
 
-def verify_password(stored_hash: str, password: str) -> bool:
+def verify_password(stored_hash: str | None, password: str) -> bool:
+    """Whether the password matches. Without a hash (no such name, a guest, a bot)
+    the answer is False after the same work as a real check, so that the time of
+    the answer does not tell whether a name exists."""
+    dummy = _dummy_hash()  # made by the first check, whichever it is
     try:
+        if stored_hash is None:
+            _hasher.verify(dummy, password)
+            return False
         return _hasher.verify(stored_hash, password)
     except (VerificationError, InvalidHashError):
         return False
+
+
+_DUMMY: list[str] = []
+
+
+def _dummy_hash() -> str:
+    """An argon2 hash with the hasher's parameters, of a password nobody knows."""
+    if not _DUMMY:
+        _DUMMY.append(_hasher.hash(secrets.token_urlsafe(32)))
+    return _DUMMY[0]
 
 
 def _token_hash(token: str) -> str:
@@ -183,25 +240,16 @@ def daily_topup(conn: Connection, account_id: int, today: str | None = None) -> 
     return DAILY_TOPUP
 
 
-class LoginLimiter:
-    """At most ``limit`` failed log-ins per name and per client address in ``window`` s."""
+class LoginLimiter(AttemptLimiter):
+    """At most ``limit`` log-in attempts per key in ``window`` s, then locks that
+    double each time (``AttemptLimiter``); the server keys it by (name, address)
+    and by address, so that nobody can lock anybody else out."""
 
-    def __init__(self, limit: int = 5, window: float = 60.0) -> None:
-        self.limit = limit
-        self.window = window
-        self._failures: dict[str, deque[float]] = {}
+    def __init__(self, limit: int = 5, window: float = 60.0, **options: Any) -> None:
+        super().__init__(limit, window, **options)
 
     def check(self, *keys: str) -> None:
-        now = time.monotonic()
-        for key in keys:
-            q = self._failures.get(key)
-            while q and q[0] < now - self.window:
-                q.popleft()
-            if q and len(q) >= self.limit:
-                wait = int(q[0] + self.window - now) + 1
-                raise RateLimited(f"too many failed log-ins; try again in {wait} s")
-
-    def failed(self, *keys: str) -> None:
-        now = time.monotonic()
-        for key in keys:
-            self._failures.setdefault(key, deque()).append(now)
+        """Raise ``RateLimited`` if any key may not try now."""
+        wait = max((self.blocked(key) for key in keys), default=0.0)
+        if wait:
+            raise RateLimited(f"too many failed log-ins; try again {wait_text(wait)}", wait)
