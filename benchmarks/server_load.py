@@ -9,6 +9,11 @@ timeouts, and the server's CPU and memory.
 
     .venv/bin/python benchmarks/server_load.py --clients 1000 --seconds 60 [--procs 1]
     .venv/bin/python benchmarks/server_load.py --sweep 250,500,1000,1500
+    .venv/bin/python benchmarks/server_load.py --clients 1000 --against /path/to/other/src
+
+``--against`` runs the same load against the server of another checkout's ``src``
+(e.g. an older commit, in a git worktree) in the same invocation, alternating,
+and prints both: the server CPU time per player action is the figure to compare.
 
 Load goes to 127.0.0.1 only. The load generator runs in ``--procs`` processes
 (tables are split between them, so an action and every client of its table share
@@ -26,6 +31,7 @@ import math
 import multiprocessing as mp
 import os
 import random
+import secrets
 import signal
 import socket
 import subprocess
@@ -107,38 +113,46 @@ class Generator:
                 await ws.send(
                     json.dumps({"type": "sit", "table": table, "seat": seat, "buy_in": 400})
                 )
-                counter = 0
+                counter = [0]
                 closer = asyncio.create_task(self._close_on_stop(ws))
-                async for text in ws:
+                async for message in ws:
                     now = time.perf_counter()
-                    frame = json.loads(text)
-                    kind = frame["type"]
-                    if kind == "error":
-                        self.errors.append(frame["message"])
-                        continue
-                    if kind != "event":
-                        continue
-                    event = frame["event"]
-                    etype = event["type"]
-                    if etype in ACTION_EVENTS:
-                        pending = self.pending.get(table)
-                        if pending is not None and pending[1] == event["seat"] and self.measuring:
-                            self.latencies.append(now - pending[0])
-                    elif etype == "TimedOut" and self.measuring:
-                        self.timeouts += 1
-                    elif etype == "Legal":
-                        counter += 1
-                        self.acting.add(
-                            asyncio.create_task(
-                                self.act(
-                                    ws, rng, table, seat, event["hand_id"], event["legal"], counter
-                                )
-                            )
-                        )
+                    for text in message.split("\n"):  # frames, a line each
+                        self._frame(ws, rng, table, seat, json.loads(text), now, counter)
                 closer.cancel()
         except (OSError, websockets.WebSocketException) as error:
             if not self.stop.is_set():
                 self.errors.append(f"connection: {error!r}")
+
+    def _frame(
+        self,
+        ws: Any,
+        rng: random.Random,
+        table: str,
+        seat: int,
+        frame: dict[str, Any],
+        now: float,
+        counter: list[int],
+    ) -> None:
+        kind = frame["type"]
+        if kind == "error":
+            self.errors.append(frame["message"])
+            return
+        if kind != "event":
+            return
+        event = frame["event"]
+        etype = event["type"]
+        if etype in ACTION_EVENTS:
+            pending = self.pending.get(table)
+            if pending is not None and pending[1] == event["seat"] and self.measuring:
+                self.latencies.append(now - pending[0])
+        elif etype == "TimedOut" and self.measuring:
+            self.timeouts += 1
+        elif etype == "Legal":
+            counter[0] += 1
+            hand_id, legal = event["hand_id"], event["legal"]
+            task = asyncio.create_task(self.act(ws, rng, table, seat, hand_id, legal, counter[0]))
+            self.acting.add(task)
 
     async def act(
         self,
@@ -197,15 +211,57 @@ def _generator_main(
     out.put(asyncio.run(Generator(url, tokens, seconds).run(warmup)))
 
 
-def run_load(clients: int, seconds: float, procs: int, warmup: float) -> dict[str, Any]:
+def _postgresql(sql: str) -> None:
+    import psycopg
+
+    with psycopg.connect(host="127.0.0.1", user="postgres", dbname="test", autocommit=True) as conn:
+        conn.execute(sql)
+
+
+def fresh_postgresql() -> str:
+    """A new database on the local PostgreSQL, for a room of many processes."""
+    name = f"dp_load_{secrets.token_hex(4)}"
+    _postgresql(f'CREATE DATABASE "{name}"')
+    return f"postgresql://postgres@127.0.0.1/{name}"
+
+
+def tree_stats(pid: int) -> tuple[float, int]:
+    """CPU seconds and resident bytes of a process and its children (the workers)."""
+    cpu, rss = proc_stats(pid)
+    children = Path(f"/proc/{pid}/task/{pid}/children")
+    for child in children.read_text().split() if children.exists() else []:
+        with contextlib.suppress(OSError, ValueError):
+            c_cpu, c_rss = proc_stats(int(child))
+            cpu, rss = cpu + c_cpu, rss + c_rss
+    return cpu, rss
+
+
+def run_load(
+    clients: int,
+    seconds: float,
+    procs: int,
+    warmup: float,
+    src: str | None = None,
+    workers: int = 0,
+) -> dict[str, Any]:
+    """``workers`` > 0: that many processes on one Redis bus and a fresh
+    PostgreSQL database (``serve --workers``); 0: the embedded single process."""
     tables = math.ceil(clients / SEATS)
     tmp = Path(tempfile.mkdtemp(prefix="dp-load-"))
     (tmp / "room.json").write_text(json.dumps(room(tables)))
     port = free_port()
     cmd = [sys.executable, "-m", "drawpoker.cli", "serve", "--port", str(port)]
     cmd += ["--data-dir", str(tmp / "data"), "--room", str(tmp / "room.json")]
+    cmd += ["--trust", "127.0.0.1"]  # the generator's guests and sockets: no per-address cap
+    if workers:
+        database = fresh_postgresql()
+        cmd += ["--workers", str(workers), "--database", database]
+        cmd += ["--bus", "redis://127.0.0.1:6379/0", "--bus-namespace", f"load{port}"]
+    env = dict(os.environ)
+    if src:
+        env["PYTHONPATH"] = src + os.pathsep + env.get("PYTHONPATH", "")
     with (tmp / "server.log").open("wb") as log:
-        server = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT)
+        server = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=env)
     base = f"http://127.0.0.1:{port}"
     try:
         for _ in range(300):
@@ -214,6 +270,13 @@ def run_load(clients: int, seconds: float, procs: int, warmup: float) -> dict[st
                     break
             except httpx.HTTPError:
                 time.sleep(0.1)
+        if workers:  # every table held by some worker, as every worker's lobby shows
+            deadline = time.monotonic() + 60
+            while time.monotonic() < deadline:
+                counts = [len(httpx.get(base + "/api/tables").json()["tables"]) for _ in range(8)]
+                if min(counts) == tables:
+                    break
+                time.sleep(0.5)
         with httpx.Client(base_url=base, timeout=30) as http:
             tokens = [
                 (http.post("/api/guest").json()["token"], f"L{i // SEATS}", i % SEATS + 1)
@@ -227,26 +290,26 @@ def run_load(clients: int, seconds: float, procs: int, warmup: float) -> dict[st
         shares: list[list[tuple[str, str, int]]] = [[] for _ in range(procs)]
         for i, group in enumerate(per_table.values()):
             shares[i % procs].extend(group)
-        workers = [
+        generators = [
             ctx.Process(
                 target=_generator_main,
                 args=(f"ws://127.0.0.1:{port}/ws", share, seconds, warmup, out),
             )
             for share in shares
         ]
-        for w in workers:
+        for w in generators:
             w.start()
         time.sleep(warmup)
-        cpu0, _ = proc_stats(server.pid)
+        cpu0, _ = tree_stats(server.pid)
         t0 = time.monotonic()
         peak = 0
         while time.monotonic() - t0 < seconds:
             time.sleep(1.0)
-            peak = max(peak, proc_stats(server.pid)[1])
-        cpu1, rss = proc_stats(server.pid)
+            peak = max(peak, tree_stats(server.pid)[1])
+        cpu1, rss = tree_stats(server.pid)
         wall = time.monotonic() - t0
-        results = [out.get(timeout=seconds + 120) for _ in workers]
-        for w in workers:
+        results = [out.get(timeout=seconds + 120) for _ in generators]
+        for w in generators:
             w.join()
     finally:
         print("server log:", tmp / "server.log")
@@ -256,6 +319,16 @@ def run_load(clients: int, seconds: float, procs: int, warmup: float) -> dict[st
         except subprocess.TimeoutExpired:
             os.kill(server.pid, signal.SIGKILL)
             server.wait()
+        if workers:  # the run's database and Redis keys go with it
+            _postgresql(f'DROP DATABASE IF EXISTS "{database.rsplit("/", 1)[1]}" WITH (FORCE)')
+            with contextlib.suppress(Exception):
+                import redis
+
+                bus = redis.Redis()
+                keys = list(bus.scan_iter(f"load{port}:*"))
+                if keys:
+                    bus.delete(*keys)
+                bus.close()
     latencies = sorted(x for r in results for x in r["latencies"])
     errors = [e for r in results for e in r["errors"]]
 
@@ -267,6 +340,7 @@ def run_load(clients: int, seconds: float, procs: int, warmup: float) -> dict[st
     actions = sum(r["actions"] for r in results)
     return {
         "clients": clients,
+        "workers": workers,
         "tables": tables,
         "seconds": round(wall, 1),
         "actions": actions,
@@ -280,6 +354,7 @@ def run_load(clients: int, seconds: float, procs: int, warmup: float) -> dict[st
         "error_examples": errors[:3],
         "timeouts": sum(r["timeouts"] for r in results),
         "server_cpu_percent": round(100 * (cpu1 - cpu0) / wall, 1),
+        "server_cpu_us_per_action": round(1e6 * (cpu1 - cpu0) / actions, 1) if actions else None,
         "server_rss_mb": round(max(peak, rss) / 2**20, 1),
         "generator_cpu_s": round(sum(r["cpu"] for r in results), 1),
         "load_average": os.getloadavg()[0],
@@ -294,13 +369,25 @@ def main() -> int:
     parser.add_argument("--procs", type=int, default=1, help="load generator processes")
     parser.add_argument("--sweep", default="", help="comma-separated client counts to try")
     parser.add_argument("--json", action="store_true")
+    parser.add_argument(
+        "--against", default=None, help="another checkout's src: its server, same load, same run"
+    )
+    parser.add_argument("--rounds", type=int, default=1, help="with --against: rounds of both")
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=0,
+        help="serve with --workers N on the local Redis and PostgreSQL (0: one embedded process)",
+    )
     args = parser.parse_args()
     counts = [int(x) for x in args.sweep.split(",") if x] or [args.clients]
     if max(counts) > 5000:
         parser.error("at most 5,000 clients (load tests stay bounded)")
+    if args.against:
+        return compare(counts[0], args)
     best = 0
     for n in counts:
-        result = run_load(n, args.seconds, args.procs, args.warmup)
+        result = run_load(n, args.seconds, args.procs, args.warmup, workers=args.workers)
         holds = result["p99_ms"] < 100 and result["errors"] == 0 and result["timeouts"] == 0
         result["holds"] = holds
         if holds:
@@ -313,7 +400,9 @@ def main() -> int:
                 f"{result['actions_per_s']:>7.1f} actions/s, latency p50 {result['p50_ms']} ms "
                 f"p95 {result['p95_ms']} ms p99 {result['p99_ms']} ms (max {result['max_ms']}), "
                 f"{result['errors']} errors, {result['timeouts']} timeouts, server CPU "
-                f"{result['server_cpu_percent']}%, RSS {result['server_rss_mb']} MB, generator CPU "
+                f"{result['server_cpu_percent']}% "
+                f"({result['server_cpu_us_per_action']} µs an action), "
+                f"RSS {result['server_rss_mb']} MB, generator CPU "
                 f"{result['generator_cpu_s']} s, load average {result['load_average']:.1f}"
                 f"  {'holds' if holds else 'FAILS'}",
                 flush=True,
@@ -321,6 +410,40 @@ def main() -> int:
             for example in result["error_examples"]:
                 print("   error:", example)
     print(f"largest N holding p99 < 100 ms with zero errors: {best or 'none'}")
+    return 0
+
+
+def compare(clients: int, args: argparse.Namespace) -> int:
+    """This tree's server and another's, alternating, ``--rounds`` times: medians of
+    the server CPU per action and of p99, and their ratios."""
+    import statistics
+
+    mine: list[dict[str, Any]] = []
+    theirs: list[dict[str, Any]] = []
+    for _ in range(args.rounds):
+        theirs.append(run_load(clients, args.seconds, args.procs, args.warmup, args.against))
+        mine.append(run_load(clients, args.seconds, args.procs, args.warmup))
+    for name, runs in (("other", theirs), ("this", mine)):
+        for r in runs:
+            print(
+                f"{name}: {r['actions_per_s']} actions/s, server {r['server_cpu_us_per_action']} µs"
+                f" an action ({r['server_cpu_percent']}% CPU), p50 {r['p50_ms']} ms, p99 "
+                f"{r['p99_ms']} ms, {r['errors']} errors, load average {r['load_average']:.1f}",
+                flush=True,
+            )
+
+    def median(runs: list[dict[str, Any]], key: str) -> float:
+        return float(statistics.median(r[key] for r in runs))
+
+    cpu_other, cpu_this = (
+        median(theirs, "server_cpu_us_per_action"),
+        median(mine, "server_cpu_us_per_action"),
+    )
+    print(
+        f"{clients} clients, median of {args.rounds}: server CPU per action {cpu_this:.0f} µs "
+        f"(other {cpu_other:.0f} µs: {cpu_other / cpu_this:.2f}x); p99 "
+        f"{median(mine, 'p99_ms'):.1f} ms (other {median(theirs, 'p99_ms'):.1f} ms)"
+    )
     return 0
 
 

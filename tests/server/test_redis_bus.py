@@ -1,0 +1,182 @@
+"""Two buses on the real local Redis, in one event loop: one owns a unit, the
+other is a gateway. Asks and tells arrive in the order sent, refusals keep
+their kind, entries reach only the gateways that follow their audience, and a
+unit nobody holds is "moving" while one the room does not have is "no owner"."""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+from typing import Any
+
+import pytest
+
+from drawpoker.protocol.server import TableRow, TournamentRow
+from drawpoker.server.bus import Moving, NoOwner
+from drawpoker.server.errors import TableError
+from drawpoker.server.redis_bus import RedisBus
+
+pytestmark = pytest.mark.slow
+
+
+class Recorder:
+    """An owner that records what reaches it, in order."""
+
+    def __init__(self) -> None:
+        self.units: set[str] = set()
+        self.seen: list[str] = []
+
+    def has(self, unit: str) -> bool:
+        return unit in self.units
+
+    async def dispatch(self, unit: str, op: str, args: dict[str, Any]) -> Any:
+        self.seen.append(op)
+        if op == "refuse":
+            raise TableError("seat_taken", "seat 3 is taken")
+        await asyncio.sleep(0)
+        return {"op": op, "n": args.get("n")}
+
+    def post(self, unit: str, op: str, args: dict[str, Any]) -> None:
+        self.seen.append(op)
+
+
+class Screen:
+    """A gateway that records the entries it is given."""
+
+    def __init__(self) -> None:
+        self.entries: list[tuple[str, int | None, int | None, str, str | None]] = []
+        self.rows: list[str] = []
+
+    def deliver(
+        self, topic: str, v: int | None, audience: int | None, text: str, epoch: str | None
+    ) -> None:
+        self.entries.append((topic, v, audience, text, epoch))
+
+    def put_table(self, row: TableRow) -> None:
+        self.rows.append(row.id)
+
+    def put_tournament(self, row: TournamentRow) -> None:
+        self.rows.append(row.id)
+
+    def following(self) -> list[tuple[str, int | None]]:
+        return []
+
+    def resync_all(self) -> None:
+        pass
+
+    def resync_table(self, table: str) -> None:
+        pass
+
+
+class Room:
+    def __init__(self, units: list[str], bus: RedisBus, owner: Recorder) -> None:
+        self._units, self.bus, self.owner = units, bus, owner
+        self.held: dict[str, Any] = {}
+        self.taking = True  # False: the bus's passes cannot take a unit here
+
+    def units(self) -> list[str]:
+        return self._units
+
+    async def take(self, unit: str) -> None:
+        if not self.taking:
+            raise RuntimeError(f"{unit} is not to be taken here now")
+        self.held[unit] = object()
+        self.owner.units.add(unit)
+        self.bus.claim(unit)
+
+    async def release(self, unit: str) -> None:
+        self.held.pop(unit, None)
+        self.owner.units.discard(unit)
+        self.bus.unclaim(unit)
+
+
+async def _pair(url: str) -> tuple[RedisBus, Recorder, Room, RedisBus, Screen, Room]:
+    namespace = f"test{secrets.token_hex(4)}"
+    buses = []
+    for _ in range(2):
+        bus = RedisBus(url, namespace=namespace, tick_s=0.2)
+        owner, screen = Recorder(), Screen()
+        bus.attach(owner, screen)
+        buses.append((bus, owner, Room(["t:x"], bus, owner), screen))
+    (a, a_owner, a_room, _), (b, _, b_room, b_screen) = buses
+    await a.start(a_room)  # alone: it takes the unit
+    await b.start(b_room)
+    assert a_room.held
+    assert not b_room.held
+    return a, a_owner, a_room, b, b_screen, b_room
+
+
+def test_asks_and_tells_keep_their_order_and_their_kinds(redis_url: str) -> None:
+    async def run() -> None:
+        a, owner, a_room, b, _screen, b_room = await _pair(redis_url)
+        try:
+            sent: list[str] = []
+            asks = []
+            for n in range(60):  # interleaved, none awaited before the next is sent
+                op = f"op{n}"
+                sent.append(op)
+                if n % 3 == 2:
+                    b.tell("t:x", op, {"n": n})
+                else:
+                    asks.append(asyncio.create_task(b.ask("t:x", op, {"n": n})))
+            answers = await asyncio.gather(*asks)
+            assert [x["op"] for x in answers] == [op for i, op in enumerate(sent) if i % 3 != 2]
+            for _ in range(50):
+                if len(owner.seen) == len(sent):
+                    break
+                await asyncio.sleep(0.05)
+            assert owner.seen == sent
+            with pytest.raises(TableError) as refused:
+                await b.ask("t:x", "refuse", {})
+            assert refused.value.code == "seat_taken"
+            assert str(refused.value) == "seat 3 is taken"
+            with pytest.raises(NoOwner) as nobody:
+                await b.ask("t:nope", "watch", {})
+            assert not isinstance(nobody.value, Moving)
+            # The unit is the room's but nobody holds it (nor takes it back meanwhile).
+            a_room.taking = b_room.taking = False
+            await a_room.release("t:x")
+            await asyncio.sleep(0.1)
+            b._routes.clear()
+            with pytest.raises(Moving):
+                await b.ask("t:x", "watch", {})
+        finally:
+            await b.stop(b_room)
+            await a.stop(a_room)
+
+    asyncio.run(asyncio.wait_for(run(), 60))  # a hang fails where it waits
+
+
+def test_entries_reach_only_the_audiences_followed(redis_url: str) -> None:
+    async def run() -> None:
+        a, _, a_room, b, screen, b_room = await _pair(redis_url)
+        try:
+            await b.follow("t:x", None)
+            await b.follow("t:x", 7)
+            await asyncio.sleep(0.1)
+            a.publish("t:x", "x", 1, None, "public 1", "e1")
+            a.publish("t:x", "x", 2, 7, "for 7", "e1")
+            a.publish("t:x", "x", 3, 8, "for 8", "e1")  # nobody on b follows 8
+            a.publish("t:x", "x", 4, None, "public 2", "e1")
+            for _ in range(50):
+                if len(screen.entries) >= 3:
+                    break
+                await asyncio.sleep(0.05)
+            await asyncio.sleep(0.2)
+            assert [e[3] for e in screen.entries] == ["public 1", "for 7", "public 2"]
+            assert screen.entries[1] == ("x", 2, 7, "for 7", "e1")
+            b.unfollow("t:x", 7)
+            await asyncio.sleep(0.1)
+            a.publish("t:x", "x", 5, 7, "for 7 again", "e1")
+            a.publish("t:x", "x", 6, None, "public 3", "e1")
+            for _ in range(50):
+                if screen.entries[-1][3] == "public 3":
+                    break
+                await asyncio.sleep(0.05)
+            assert [e[3] for e in screen.entries][-1] == "public 3"
+            assert "for 7 again" not in [e[3] for e in screen.entries]
+        finally:
+            await b.stop(b_room)
+            await a.stop(a_room)
+
+    asyncio.run(asyncio.wait_for(run(), 60))  # a hang fails where it waits
