@@ -10,6 +10,8 @@ import pytest
 
 PG_HOST = "127.0.0.1"
 PG_PORT = 5432
+REDIS_HOST = "127.0.0.1"
+REDIS_PORT = 6379
 
 
 def _pg_admin() -> tuple[object, str] | None:
@@ -29,13 +31,35 @@ def _pg_admin() -> tuple[object, str] | None:
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
-def database(
-    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
-) -> Iterator[str | None]:
+def database(request: pytest.FixtureRequest) -> Iterator[str | None]:
     """None (SQLite in the data directory) or the URL of a fresh PostgreSQL database."""
     if request.param == "sqlite":
         yield None
         return
+    yield from _fresh_postgresql()
+
+
+@pytest.fixture
+def postgresql() -> Iterator[str]:
+    """The URL of a fresh PostgreSQL database."""
+    yield from _fresh_postgresql()
+
+
+@pytest.fixture
+def redis_url() -> str:
+    """The local Redis (tests keep to a namespace of their own)."""
+    import socket
+
+    try:
+        socket.create_connection((REDIS_HOST, REDIS_PORT), timeout=3).close()
+    except OSError:
+        if os.environ.get("CI"):
+            pytest.fail(f"Redis is not reachable at {REDIS_HOST}:{REDIS_PORT} and CI is set")
+        pytest.skip(f"Redis tests skipped: no server reachable at {REDIS_HOST}:{REDIS_PORT}")
+    return f"redis://{REDIS_HOST}:{REDIS_PORT}/0"
+
+
+def _fresh_postgresql() -> Iterator[str]:
     found = _pg_admin()
     if found is None:
         if os.environ.get("CI"):
@@ -50,7 +74,7 @@ def database(
         conn.execute(  # type: ignore[attr-defined]
             "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = %s", (name,)
         )
-        conn.execute(f'DROP DATABASE IF EXISTS "{name}"')  # type: ignore[attr-defined]
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')  # type: ignore[attr-defined]
         conn.close()  # type: ignore[attr-defined]
 
 

@@ -66,9 +66,19 @@ def table(
 class Server:
     """``drawpoker serve`` in a subprocess on a free port; stopped by PID."""
 
-    def __init__(self, tmp: Path, database: str | None, tables: list[dict[str, Any]]) -> None:
+    def __init__(
+        self,
+        tmp: Path,
+        database: str | None,
+        tables: list[dict[str, Any]],
+        *,
+        args: list[str] | None = None,
+        nofile: int | tuple[int, int] | None = None,
+    ) -> None:
         self.tmp = tmp
         self.database = database
+        self.args = list(args or [])  # more ``drawpoker serve`` options
+        self.nofile = nofile  # a lower limit of open files for the process: both, or (soft, hard)
         self.room = tmp / "room.json"
         self.room.write_text(json.dumps({"tables": tables}))
         self.port = free_port()
@@ -84,12 +94,26 @@ class Server:
         return f"ws://127.0.0.1:{self.port}/ws"
 
     def start(self) -> Server:
+        self.launch()
+        return self.wait_ready()
+
+    def launch(self) -> None:
         cmd = [sys.executable, "-m", "drawpoker.cli", "serve", "--port", str(self.port)]
         cmd += ["--data-dir", str(self.tmp / "data"), "--room", str(self.room)]
         if self.database:
             cmd += ["--database", self.database]
+        cmd += self.args
         with self.log.open("ab") as out:
-            self.proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, cwd=ROOT)
+            self.proc = subprocess.Popen(
+                cmd,
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                cwd=ROOT,
+                preexec_fn=self._limits if self.nofile is not None else None,
+            )
+
+    def wait_ready(self) -> Server:
+        assert self.proc is not None
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
@@ -101,6 +125,27 @@ class Server:
                 pass
             time.sleep(0.1)
         raise RuntimeError("server did not start: " + self.log.read_text()[-3000:])
+
+    def _limits(self) -> None:
+        import resource
+
+        assert self.nofile is not None
+        soft, hard = self.nofile if isinstance(self.nofile, tuple) else (self.nofile, self.nofile)
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+
+    def status(self, field: str) -> int:
+        """A figure of the server process from /proc/<pid>/status, in kB for sizes
+        (``VmRSS``, ``VmHWM``)."""
+        assert self.proc is not None
+        for line in Path(f"/proc/{self.proc.pid}/status").read_text().splitlines():
+            if line.startswith(field + ":"):
+                return int(line.split()[1])
+        raise KeyError(field)
+
+    def open_files(self) -> int:
+        """How many file descriptors the server process holds."""
+        assert self.proc is not None
+        return len(os.listdir(f"/proc/{self.proc.pid}/fd"))
 
     def kill(self) -> None:
         """SIGKILL: a crash."""
@@ -156,9 +201,10 @@ class Client:
 
     async def _read(self) -> None:
         try:
-            async for text in self.ws:
-                self.raw.append(text)
-                self.frames.append(json.loads(text))
+            async for message in self.ws:
+                for text in message.split("\n"):  # one message: one or more frames
+                    self.raw.append(text)
+                    self.frames.append(json.loads(text))
                 self._new.set()
         except websockets.ConnectionClosed:
             pass
@@ -210,3 +256,17 @@ class Client:
             for f in self.frames
             if f["type"] == "event" and (table is None or f["table"] == table)
         ]
+
+
+def local_series(spec: Any, store: Any) -> Any:
+    """A tournament series on a bus of its own, for tests in one process (no gateway)."""
+    from drawpoker.server.bus import LocalBus
+    from drawpoker.server.owner import Owner
+    from drawpoker.server.tournament.series import Series
+
+    bus = LocalBus()
+    owner = Owner(bus)
+    bus.owner = owner
+    series = Series(spec, store, bus, owner)
+    owner.adopt(series.unit, series)
+    return series

@@ -17,7 +17,7 @@ import pytest
 from drawpoker.bots.remote import RemoteBot, TournamentResult
 from drawpoker.server import ledger
 from drawpoker.server.store import Store, database_url
-from drawpoker.server.tournaments import pool
+from drawpoker.server.tournament.money import pool
 
 from .helpers import Server
 

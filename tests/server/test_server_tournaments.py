@@ -15,6 +15,7 @@ import pytest
 from sqlalchemy import select
 
 from drawpoker.bots.remote import RemoteBot
+from drawpoker.history import pokerstars
 from drawpoker.server import auth, ledger
 from drawpoker.server.auth import STARTING_CHIPS
 from drawpoker.server.store import (
@@ -25,19 +26,18 @@ from drawpoker.server.store import (
     ledger_tx,
     tournaments,
 )
-from drawpoker.server.tournament_spec import TournamentSpec
-from drawpoker.server.tournaments import (
+from drawpoker.server.tournament.money import (
     FEES,
     PRIZES,
     REFUND,
     REGISTER,
     UNREGISTER,
-    Run,
-    TournamentRunner,
     pool,
 )
+from drawpoker.server.tournament.run import RunActor
+from drawpoker.server.tournament.spec import TournamentSpec
 
-from .helpers import Client, Server
+from .helpers import Client, Server, local_series
 
 FAST_LEVELS = [[5, 10, 0, 0.05], [10, 20, 0, 0.05], [25, 50, 0, 0.05], [50, 100, 0, 0.05],
                [100, 200, 0, 0.05], [200, 400, 0, 0.05], [500, 1000, 0, 0.05]]  # fmt: skip
@@ -360,21 +360,28 @@ def test_a_run_that_cannot_start_is_cancelled_and_refunded(
     store = Store(store_url)
     try:
         a, b = store.call(auth.create_guest), store.call(auth.create_guest)
-        runner = TournamentRunner(TournamentSpec.from_dict(sng("f2", max_entries=2)), store)
 
-        async def broken(self: Run, restored: object = None) -> None:
+        def broken(self: RunActor, table_no: int) -> None:
             raise RuntimeError("a bug while opening the tables")
 
-        monkeypatch.setattr(Run, "begin", broken)
+        monkeypatch.setattr(RunActor, "_open_table", broken)
 
         async def scenario() -> str:
-            first = runner.current
-            await runner.register(a)
-            await runner.register(b)
-            assert runner.current is not first
-            assert runner.detail(first)["status"] == "cancelled"
-            assert runner.summary()["status"] == "registering"
-            await runner.stop()
+            spec = TournamentSpec.from_dict(sng("f2", max_entries=2))
+            series = local_series(spec, store)
+            series.start()
+            first = series.current
+            await series.call(series.register, a)
+            await series.call(series.register, b)
+            for _ in range(50):  # the run tells its series it is over
+                if first in series.finished:
+                    break
+                await asyncio.sleep(0.05)
+            assert series.current is not first
+            detail = await series.call(series.detail, first.id)
+            assert detail["status"] == "cancelled"
+            assert series.row().status == "registering"
+            await series.stop()
             return first.id
 
         instance = asyncio.run(scenario())
@@ -520,7 +527,10 @@ def test_a_person_plays_a_sit_and_go_over_the_websocket(
     ]
     assert len(mine) == len(dealt)
     header = text.splitlines()[0]
-    assert header.startswith(f"PokerStars Hand #{last['id']}: Tournament #{instance}, 100+10 ")
+    assert header.startswith(
+        f"PokerStars Hand #{pokerstars.hand_number(last['id'])}: "
+        f"Tournament #{pokerstars.tournament_number(instance)}, 100+10 "
+    )
     assert " - Level " in header
     assert verified["ok"] is True, verified
     assert f"_tournament = {{id = '{instance}', buy_in = '100', fee = '10', level = " in phh_text

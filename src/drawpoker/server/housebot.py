@@ -10,9 +10,11 @@ from collections.abc import Sequence
 from typing import Any, Protocol
 
 from drawpoker.actions import Action, LegalActions
+from drawpoker.bots.base import ask_for_openers
 from drawpoker.cards import parse_cards
 from drawpoker.evaluator import evaluate
 from drawpoker.events import Event
+from drawpoker.rules import Rules
 
 
 class Policy(Protocol):
@@ -24,11 +26,14 @@ class Policy(Protocol):
 class HouseBot:
     """Keeps pairs and better, draws to them; bets strong hands, calls medium ones."""
 
-    def __init__(self, rng: random.Random | None = None) -> None:
+    def __init__(self, rules: Rules | None = None, rng: random.Random | None = None) -> None:
+        self.rules = rules or Rules.italian()  # the table's (the openers, R48)
         self.rng = rng or random.Random()
 
     def decide(self, view: dict[str, Any], legal: LegalActions, events: Sequence[Event]) -> Action:
         seat = legal.seat
+        if legal.ask_openers:  # R48: only when the opener's play looks suspicious
+            return ask_for_openers(legal, events, self.rules, self.rng, curiosity=0.0)
         if legal.draw:
             cards = legal.hand
             counts = Counter(c >> 2 for c in cards)

@@ -17,6 +17,8 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from sqlalchemy import Connection, func, select
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 
 from drawpoker.errors import DrawPokerError
 from drawpoker.server.store import ledger_balances, ledger_entries, ledger_tx
@@ -79,17 +81,21 @@ def post(
         merged[account] = merged.get(account, 0) + amount
     if sum(merged.values()) != 0:
         raise LedgerError(f"{kind}: entries sum to {sum(merged.values())}, not 0: {merged}")
-    guarded = set(no_overdraft)
-    for account in guarded:
-        delta = merged.get(account, 0)
-        if delta < 0:
+    guarded = {a for a in no_overdraft if merged.get(a, 0) < 0}
+    for account in sorted(guarded):  # first, and atomically: two writers cannot overdraw
+        delta = merged[account]
+        done = conn.execute(
+            ledger_balances.update()
+            .where(ledger_balances.c.account == account, ledger_balances.c.amount + delta >= 0)
+            .values(amount=ledger_balances.c.amount + delta)
+        )
+        if done.rowcount != 1:
             have = balance(conn, account)
-            if have + delta < 0:
-                raise InsufficientFunds(
-                    f"{account} holds {have} chips, {-delta} are needed"
-                    if not account.startswith("player:")
-                    else f"your balance is {have} chips, {-delta} are needed"
-                )
+            raise InsufficientFunds(
+                f"{account} holds {have} chips, {-delta} are needed"
+                if not account.startswith("player:")
+                else f"your balance is {have} chips, {-delta} are needed"
+            )
     tx_id = conn.execute(
         ledger_tx.insert().values(
             kind=kind,
@@ -103,17 +109,35 @@ def post(
     rows = [{"tx_id": tid, "account": a, "amount": d} for a, d in merged.items() if d]
     if rows:
         conn.execute(ledger_entries.insert(), rows)
-    for account, delta in merged.items():
-        if not delta:
-            continue
-        updated = conn.execute(
-            ledger_balances.update()
-            .where(ledger_balances.c.account == account)
-            .values(amount=ledger_balances.c.amount + delta)
-        ).rowcount
-        if not updated:
-            conn.execute(ledger_balances.insert().values(account=account, amount=delta))
+    for account, delta in sorted(merged.items()):
+        if delta and account not in guarded:
+            _add(conn, account, delta)
     return tid
+
+
+def _add(conn: Connection, account: str, delta: int) -> None:
+    """``delta`` onto an account's balance, creating its row if it has none (two
+    writers creating it at once both count)."""
+    updated = conn.execute(
+        ledger_balances.update()
+        .where(ledger_balances.c.account == account)
+        .values(amount=ledger_balances.c.amount + delta)
+    ).rowcount
+    if updated:
+        return
+    dialect = conn.dialect.name
+    if dialect in ("postgresql", "sqlite"):
+        insert = pg_insert if dialect == "postgresql" else sqlite_insert
+        conn.execute(
+            insert(ledger_balances)
+            .values(account=account, amount=delta)
+            .on_conflict_do_update(
+                index_elements=[ledger_balances.c.account],
+                set_={"amount": ledger_balances.c.amount + delta},
+            )
+        )
+    else:
+        conn.execute(ledger_balances.insert().values(account=account, amount=delta))
 
 
 def transfer(

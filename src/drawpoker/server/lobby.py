@@ -1,124 +1,111 @@
-"""The lobby: the room's tables, their live figures, filters and subscribers."""
+"""The lobby: every table's and tournament's row, and the connections watching it.
+
+Rows are given to the lobby (``put_table``, ``put_tournament``) by the actors
+that own the tables and tournaments, whenever their figures change; the lobby
+never reads another actor's state. Subscribers get every row that passes their
+filters at once, then the changed ones at most once a second; each frame is
+encoded once per set of filters, whatever the number of subscribers.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
 from collections.abc import Callable
-from typing import Any
+from dataclasses import dataclass
 
-from drawpoker.server import protocol
-from drawpoker.server.actor import Conn, TableActor, TableConfig
-
-# drawpoker.bots by name; the shark (up to ~25 ms a decision) is left out of the
-# default room so that bots never hold a table actor's event loop for long.
-BOT_KINDS = ("tag", "calling-station", "random")
+from drawpoker.protocol import encode_text
+from drawpoker.protocol.server import Lobby as LobbyFrame
+from drawpoker.protocol.server import TableRow, TournamentRow
+from drawpoker.server.viewers import Conn
 
 
-def default_room() -> list[TableConfig]:
-    """Cash tables of each structure at two stakes, 6-max and 8-max, online and
-    Italian, with bots seated so a newcomer can play at once."""
-    configs = []
-    for structure, short in (("fixed-limit", "fl"), ("pot-limit", "pl"), ("no-limit", "nl")):
-        for sb, bb in ((1, 2), (5, 10)):
-            for seats in (6, 8):
-                rules: dict[str, Any] = {
-                    "preset": "online",
-                    "structure": structure,
-                    "small_blind": sb,
-                    "big_blind": bb,
-                    "max_seats": seats,
-                    "rake_percent": "5",
-                    "rake_caps": [[2, bb], [3, 2 * bb], [5, 3 * bb]],
-                }
-                name = {"fl": "Limit", "pl": "Pot Limit", "nl": "No Limit"}[short]
-                configs.append(
-                    TableConfig(
-                        id=f"{short}-{bb}-{seats}",
-                        name=f"{name} {sb}/{bb} {seats}-max",
-                        rules=rules,
-                        min_buy_in=20 * bb,
-                        max_buy_in=100 * bb,
-                        bots=2 if seats == 6 else 3,
-                        bot_kinds=BOT_KINDS,
-                    )
-                )
-    for invito in (10, 50):
-        for seats in (6, 8):
-            configs.append(
-                TableConfig(
-                    id=f"it-{invito}-{seats}",
-                    name=f"Italian invito {invito} {seats}-max",
-                    rules={
-                        "preset": "italian",
-                        "invito": invito,
-                        "max_seats": seats,
-                        "rake_percent": "5",
-                        "rake_caps": [[2, invito], [3, 2 * invito], [5, 3 * invito]],
-                    },
-                    min_buy_in=20 * invito,
-                    max_buy_in=100 * invito,
-                    bots=2 if seats == 6 else 3,
-                    bot_kinds=BOT_KINDS,
-                )
-            )
-    return configs
+@dataclass(frozen=True, slots=True)
+class Filters:
+    game: str | None = None  # draw (5 Card Draw) or italian
+    structure: str | None = None
+    kind: str | None = None  # cash or tournament
+    stakes: str | None = None
+    seats: str | None = None
 
-
-def matches(summary: dict[str, Any], filters: dict[str, str | None]) -> bool:
-    for key in ("game", "structure", "kind", "stakes"):
-        want = filters.get(key)
-        if want and summary.get(key) != want:
+    def table(self, row: TableRow) -> bool:
+        if self.kind == "tournament":
             return False
-    seats = filters.get("seats")
-    return not (seats and str(summary.get("seats_total", summary.get("seats_per_table"))) != seats)
+        return (
+            (not self.game or row.game == self.game)
+            and (not self.structure or row.structure == self.structure)
+            and (not self.kind or row.kind == self.kind)
+            and (not self.stakes or row.stakes == self.stakes)
+            and (not self.seats or str(row.seats_total) == self.seats)
+        )
 
-
-def tournament_matches(summary: dict[str, Any], filters: dict[str, str | None]) -> bool:
-    """A tournament row against lobby filters: ``kind`` is ``tournament`` or ``cash``."""
-    if filters.get("kind") == "cash":
-        return False
-    return matches(summary, {**filters, "kind": None})
+    def tournament(self, row: TournamentRow) -> bool:
+        if self.kind == "cash":
+            return False
+        return (
+            (not self.game or row.game == self.game)
+            and (not self.structure or row.structure == self.structure)
+            and (not self.seats or str(row.seats_per_table) == self.seats)
+        )
 
 
 class Lobby:
-    """The cash tables' rows, and the tournaments' rows from ``tournaments``, to
-    every subscriber: all at once, then the changed ones at most once a second."""
+    """See the module docstring."""
 
-    def __init__(self, tournaments: Callable[[], list[dict[str, Any]]] | None = None) -> None:
-        self.tournament_rows = tournaments or list
-        self.actors: dict[str, TableActor] = {}
-        self.subscribers: dict[Conn, dict[str, str | None]] = {}
+    def __init__(self, tournament_rows: Callable[[], list[TournamentRow]] | None = None) -> None:
+        self.table_rows: dict[str, TableRow] = {}
+        self.tournament_rows: dict[str, TournamentRow] = {}
+        self._pull_tournaments = tournament_rows
+        self.subscribers: dict[Conn, Filters] = {}
+        self._changed_tables: set[str] = set()
+        self._changed_tournaments: set[str] = set()
         self._dirty = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
-        self._last: dict[str, dict[str, Any]] = {}
-        self._last_tournaments: dict[str, dict[str, Any]] = {}
 
-    def add(self, actor: TableActor) -> None:
-        self.actors[actor.id] = actor
+    # ------------------------------------------------------------ rows
+
+    def put_table(self, row: TableRow) -> None:
+        if self.table_rows.get(row.id) != row:
+            self.table_rows[row.id] = row
+            self._changed_tables.add(row.id)
+            self._dirty.set()
+
+    def put_tournament(self, row: TournamentRow) -> None:
+        if self.tournament_rows.get(row.id) != row:
+            self.tournament_rows[row.id] = row
+            self._changed_tournaments.add(row.id)
+            self._dirty.set()
+
+    def drop_table(self, table_id: str) -> None:
+        self.table_rows.pop(table_id, None)
+        self._changed_tables.discard(table_id)
 
     def changed(self) -> None:
+        """Something a pulled row shows may have changed (see ``tournament_rows``)."""
         self._dirty.set()
 
-    def tables(self, filters: dict[str, str | None] | None = None) -> list[dict[str, Any]]:
-        rows = [a.summary() for a in self.actors.values()]
-        return [r for r in rows if matches(r, filters or {})]
+    def tables(self, filters: Filters | None = None) -> list[TableRow]:
+        f = filters or Filters()
+        return [row for row in self.table_rows.values() if f.table(row)]
 
-    def tournaments(self, filters: dict[str, str | None] | None = None) -> list[dict[str, Any]]:
-        return [r for r in self.tournament_rows() if tournament_matches(r, filters or {})]
+    def tournaments(self, filters: Filters | None = None) -> list[TournamentRow]:
+        self._pull()
+        f = filters or Filters()
+        return [row for row in self.tournament_rows.values() if f.tournament(row)]
 
-    def subscribe(self, conn: Conn, filters: dict[str, str | None]) -> None:
+    def _pull(self) -> None:
+        if self._pull_tournaments is not None:
+            for row in self._pull_tournaments():
+                self.put_tournament(row)
+
+    # ------------------------------------------------------------ subscribers
+
+    def subscribe(self, conn: Conn, filters: Filters) -> None:
         self.subscribers[conn] = filters
-        conn.send(
-            protocol.frame(
-                {
-                    "type": "lobby",
-                    "tables": self.tables(filters),
-                    "tournaments": self.tournaments(filters),
-                    "full": True,
-                }
-            )
+        frame = LobbyFrame(
+            tables=self.tables(filters), tournaments=self.tournaments(filters), full=True
         )
+        conn.send(encode_text(frame))
 
     def unsubscribe(self, conn: Conn) -> None:
         self.subscribers.pop(conn, None)
@@ -133,27 +120,27 @@ class Lobby:
                 await self._task
 
     async def _run(self) -> None:
-        """At most once a second, send the tables whose figures changed."""
+        """At most once a second, send the rows that changed."""
         while True:
             await self._dirty.wait()
             self._dirty.clear()
-            rows = {r["id"]: r for r in self.tables()}
-            changed = [r for tid, r in rows.items() if self._last.get(tid) != r]
-            self._last = rows
-            events = {r["id"]: r for r in self.tournaments()}
-            moved = [r for tid, r in events.items() if self._last_tournaments.get(tid) != r]
-            self._last_tournaments = events
-            if changed or moved:
-                self._broadcast(changed, moved)
+            self._pull()
+            tables = [self.table_rows[t] for t in self._changed_tables if t in self.table_rows]
+            tournaments = [self.tournament_rows[t] for t in self._changed_tournaments]
+            self._changed_tables.clear()
+            self._changed_tournaments.clear()
+            if tables or tournaments:
+                self._broadcast(tables, tournaments)
             await asyncio.sleep(1.0)
 
-    def _broadcast(self, tables: list[dict[str, Any]], tournaments: list[dict[str, Any]]) -> None:
+    def _broadcast(self, tables: list[TableRow], tournaments: list[TournamentRow]) -> None:
+        frames: dict[Filters, str | None] = {}
         for conn, filters in list(self.subscribers.items()):
-            mine = [r for r in tables if matches(r, filters)]
-            events = [r for r in tournaments if tournament_matches(r, filters)]
-            if mine or events:
-                conn.send(
-                    protocol.frame(
-                        {"type": "lobby", "tables": mine, "tournaments": events, "full": False}
-                    )
-                )
+            if filters not in frames:
+                mine = [r for r in tables if filters.table(r)]
+                events = [r for r in tournaments if filters.tournament(r)]
+                frame = LobbyFrame(tables=mine, tournaments=events, full=False)
+                frames[filters] = encode_text(frame) if mine or events else None
+            text = frames[filters]
+            if text is not None:
+                conn.send(text)

@@ -13,7 +13,7 @@ import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from sqlalchemy import (
     BigInteger,
@@ -175,13 +175,30 @@ def _v3(conn: Connection) -> None:
     tournaments.create(conn, checkfirst=True)
 
 
+owners = Table(
+    "owners",
+    metadata,
+    Column("unit", String(80), primary_key=True),  # t:<table>, s:<tournament>
+    Column("epoch", BigInteger, nullable=False),  # bumped by every takeover
+    Column("owner", String(128), nullable=False),  # the process that took it last
+    Column("updated_at", Float, nullable=False),
+)
+
+
+def _v4(conn: Connection) -> None:
+    """Owners of units, for fencing (a takeover bumps the epoch; writes check it)."""
+    owners.create(conn, checkfirst=True)
+
+
 # Migrations in order; each runs once inside a transaction.
-MIGRATIONS: tuple[Callable[[Connection], None], ...] = (_v1, _v2, _v3)
+MIGRATIONS: tuple[Callable[[Connection], None], ...] = (_v1, _v2, _v3, _v4)
 
 
 def migrate(engine: Engine) -> int:
     """Bring the schema up to date; return the version."""
     with engine.begin() as conn:
+        if engine.dialect.name == "postgresql":  # processes starting together migrate once
+            conn.execute(text("SELECT pg_advisory_xact_lock(7345128)"))
         schema_version.create(conn, checkfirst=True)
         current = conn.execute(select(schema_version.c.version)).scalars().all()
         done = max(current, default=0)
@@ -241,3 +258,93 @@ class Store:
     def close(self) -> None:
         self._pool.shutdown(wait=True)
         self.engine.dispose()
+
+    def fenced(self, unit: str, on_stale: Callable[[], None] | None = None) -> FencedStore:
+        """This store as one unit's owner writes to it (see ``FencedStore``);
+        ``on_stale`` is called when a write is refused."""
+        return FencedStore(self, unit, on_stale)
+
+
+class Records(Protocol):
+    """What a unit needs of the store: transactions (a ``Store``, or fenced)."""
+
+    async def run(self, fn: Callable[..., T], *args: Any) -> T: ...
+
+    def call(self, fn: Callable[..., T], *args: Any) -> T: ...
+
+
+class StaleOwner(RuntimeError):
+    """A write of an owner whose unit was taken over since: refused, rolled back."""
+
+
+class FencedStore:
+    """A unit's writes, fenced: ``take_over`` bumps the unit's epoch in the database
+    (the unit is this process's now); every transaction of ``run`` first checks
+    that the epoch is still the one taken, holding the owner row until it commits,
+    and is refused (``StaleOwner``, nothing written) if another process has taken
+    the unit over since -- so an owner that was paused or cut off and comes back
+    can never write over its successor."""
+
+    def __init__(self, store: Store, unit: str, on_stale: Callable[[], None] | None = None) -> None:
+        self.store = store
+        self.unit = unit
+        self.on_stale = on_stale
+        self.epoch: int | None = None
+
+    async def take_over(
+        self, owner: str, then: Callable[[Connection], T] | None = None
+    ) -> T | None:
+        """Become the unit's owner; ``then``: more of the same transaction (its
+        result is returned)."""
+
+        def txn(conn: Connection) -> tuple[int, T | None]:
+            epoch = _bump(conn, self.unit, owner)
+            return epoch, None if then is None else then(conn)
+
+        self.epoch, result = await self.store.run(txn)
+        return result
+
+    async def run(self, fn: Callable[..., T], *args: Any) -> T:
+        try:
+            result: T = await self.store.run(self._fenced, fn, *args)
+        except StaleOwner:
+            self._stale()
+            raise
+        return result
+
+    def call(self, fn: Callable[..., T], *args: Any) -> T:
+        try:
+            result: T = self.store.call(self._fenced, fn, *args)
+        except StaleOwner:
+            self._stale()
+            raise
+        return result
+
+    def _stale(self) -> None:
+        if self.on_stale is not None:
+            self.on_stale()
+
+    def _fenced(self, conn: Connection, fn: Callable[..., T], *args: Any) -> T:
+        if self.epoch is None:
+            raise StaleOwner(f"{self.unit}: not taken over by this process")
+        done = conn.execute(
+            owners.update()
+            .where(owners.c.unit == self.unit, owners.c.epoch == self.epoch)
+            .values(updated_at=time.time())
+        )
+        if done.rowcount != 1:
+            raise StaleOwner(f"{self.unit}: epoch {self.epoch} is stale (taken over since)")
+        return fn(conn, *args)
+
+
+def _bump(conn: Connection, unit: str, owner: str) -> int:
+    row = conn.execute(
+        select(owners.c.epoch).where(owners.c.unit == unit).with_for_update()
+    ).first()
+    epoch = 1 if row is None else int(row[0]) + 1
+    values = {"epoch": epoch, "owner": owner, "updated_at": time.time()}
+    if row is None:
+        conn.execute(owners.insert().values(unit=unit, **values))
+    else:
+        conn.execute(owners.update().where(owners.c.unit == unit).values(**values))
+    return epoch

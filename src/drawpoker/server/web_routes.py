@@ -1,10 +1,10 @@
-"""Routes for the browser client: its static files, the web app manifest, the
-service worker (served from ``/`` so that its scope is the whole site) and
-``/api/session`` (who is logged in, without an error status for nobody).
+"""Routes for the browser client: the page (``/``), its static files, the web app
+manifest and the service worker (served from ``/`` so that its scope is the
+whole site).
 
-The page itself (``/``) is served by ``app.index``; everything else the client
-loads lives under ``/static/`` (``src/drawpoker/web``), with ``Cache-Control:
-no-cache`` so that a new release is picked up at once (ETags keep it cheap).
+Everything the client loads lives under ``/static/`` (``src/drawpoker/web``),
+with ``Cache-Control: no-cache`` so that a new release is picked up at once
+(ETags keep it cheap).
 """
 
 from __future__ import annotations
@@ -13,12 +13,10 @@ import os
 from pathlib import Path
 
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.responses import FileResponse, HTMLResponse, Response
 from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import Scope
-
-from drawpoker.server import history_api
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 _TYPES = {".webmanifest": "application/manifest+json", ".js": "text/javascript; charset=utf-8"}
@@ -53,24 +51,16 @@ def _file(name: str) -> Route:
     return Route(f"/{name}", serve)
 
 
-async def session(request: Request) -> Response:
-    """``/api/me`` without the 401: ``{"account": null}`` when nobody is logged in, so
-    that a newcomer's first page load shows no error in the browser console."""
-    from drawpoker.server.app import _account, me
-
-    account = await _account(request.app.state.room, request)
-    if account is None:
-        return JSONResponse({"account": None})
-    return await me(request, account)
+async def index(request: Request) -> Response:
+    return HTMLResponse((WEB_DIR / "index.html").read_text("utf-8"))
 
 
 def routes() -> list[BaseRoute]:
-    """What ``create_app`` adds for the web client and its hand-history pages."""
+    """The browser client's routes."""
     static = _Static(directory=WEB_DIR)
     return [
+        Route("/", index),
         _file("manifest.webmanifest"),
         _file("sw.js"),
-        Route("/api/session", session),
         Mount("/static", app=static, name="static"),
-        *history_api.routes(),
     ]

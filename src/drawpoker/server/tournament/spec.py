@@ -11,12 +11,27 @@ from pathlib import Path
 from typing import Any
 
 from drawpoker.errors import InvalidConfig
+from drawpoker.room.clock import ClockConfig
 from drawpoker.room.structure import Level, standard_levels
 from drawpoker.room.tournament import Kind, TournamentConfig
 from drawpoker.rules import Structure
 
 KINDS = {"sit-and-go": Kind.SIT_AND_GO, "scheduled": Kind.SCHEDULED}
 _ID = re.compile(r"[a-z0-9][a-z0-9-]{0,19}")
+_RUN = re.compile(r"(?P<spec>.+)-[0-9a-f]{6}")  # a run: its tournament's id and 6 hex digits
+_TABLE = re.compile(r"(?P<run>.+-[0-9a-f]{6})-t[0-9]+")  # a run's table: <run>-t<n>
+
+
+def spec_of_run(name: str) -> str | None:
+    """The tournament a run's id names (``<spec>-<6 hex digits>``), if it is one."""
+    match = _RUN.fullmatch(name)
+    return None if match is None else match["spec"]
+
+
+def spec_of_table(name: str) -> str | None:
+    """The tournament whose run a table id names (``<run>-t<n>``), if it is one."""
+    match = _TABLE.fullmatch(name)
+    return None if match is None else spec_of_run(match["run"])
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -64,6 +79,10 @@ class TournamentSpec:
     @property
     def scheduled(self) -> bool:
         return self.kind == "scheduled"
+
+    def clock_config(self) -> ClockConfig:
+        """The clock of a connected player at this tournament's tables."""
+        return ClockConfig(action_s=self.action_time_s, time_bank_s=self.time_bank_s)
 
     def tournament_config(self, start_at: float = 0.0) -> TournamentConfig:
         levels = (

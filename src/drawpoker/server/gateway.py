@@ -1,0 +1,434 @@
+"""The websocket gateway: one connection per client, its messages decoded by the
+protocol package and forwarded, as intentions, to the unit they are for -- by the
+bus, wherever that unit's owner is.
+
+The gateway decides no rule. It authenticates the connection, refuses what
+cannot be understood, rate-limits, and gives each connection a bounded send
+queue: a client too slow to drain it is disconnected and resyncs. It keeps its
+connections' views of tables and tournament channels (``Viewers``): the entries
+the bus brings go to the sockets allowed to see them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import logging
+import time
+from collections import Counter, deque
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, cast
+
+from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
+
+from drawpoker import __version__
+from drawpoker.protocol import (
+    PROTOCOL_VERSION,
+    ProtocolError,
+    client,
+    decode_client,
+    encode_text,
+    join,
+)
+from drawpoker.protocol.server import (
+    AccountInfo,
+    Error,
+    Ok,
+    Pong,
+    TableRow,
+    TournamentRow,
+    Welcome,
+)
+from drawpoker.server.auth import Account
+from drawpoker.server.bus import Bus, Moving, NoOwner
+from drawpoker.server.errors import TableError
+from drawpoker.server.lobby import Filters, Lobby
+from drawpoker.server.rest import account_of, room_of
+from drawpoker.server.tournament.run import Refused
+from drawpoker.server.viewers import Conn, Viewers
+
+if TYPE_CHECKING:
+    from drawpoker.server.room import Room
+
+log = logging.getLogger("drawpoker.server")
+SEND_BUDGET = 2_000_000  # characters queued for a client before it is dropped (it resyncs)
+BATCH = 65_536  # characters of frames sent together in one websocket message, at most
+RATE = 20.0  # messages per second per connection ...
+BURST = 40.0  # ... with this burst
+STRIKES = 200  # rate-limited messages before the connection is closed
+RESYNC_PARALLEL = 32  # views resynced at once (after a takeover, or a gap in the bus)
+RESYNC_TRIES = 15  # a second apart: then the connection is closed, and the client reconnects
+_ids = itertools.count(1)
+
+
+class Connection:
+    """One websocket: a send queue bounded in bytes, drained by its own task. A
+    client that lets more than ``SEND_BUDGET`` bytes pile up is disconnected
+    (close code 1013) and resyncs when it comes back; a table's whole replay log
+    fits in the budget."""
+
+    def __init__(self, ws: WebSocket, account: Account | None) -> None:
+        self.ws = ws
+        self.id = next(_ids)
+        self.account = account
+        self.outbox: deque[str] = deque()
+        self.queued = 0  # bytes (characters) in the outbox
+        self.ready = asyncio.Event()
+        self.tables: set[str] = set()  # the tables it watches
+        self.channels: dict[str, str] = {}  # a tournament channel as named -> its run
+        self.dropped = False
+        self.closing = (1013, "too slow: reconnect and resync")
+        self.tokens = BURST
+        self.stamp = time.monotonic()
+        self.strikes = 0
+
+    def send(self, text: str) -> None:
+        if self.dropped:
+            return
+        self.queued += len(text)
+        if self.queued > SEND_BUDGET:
+            self.dropped = True  # too slow: close; the client reconnects with its last version
+            self.outbox.clear()
+        else:
+            self.outbox.append(text)
+        self.ready.set()
+
+    def close_soon(self, code: int, reason: str) -> None:
+        """Close after what is queued; the client reconnects and resyncs."""
+        self.closing = (code, reason)
+        self.dropped = True
+        self.ready.set()
+
+    def allow(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(BURST, self.tokens + (now - self.stamp) * RATE)
+        self.stamp = now
+        if self.tokens >= 1.0:
+            self.tokens -= 1.0
+            return True
+        return False
+
+    async def pump(self) -> None:
+        """Send what is queued, in order, until the connection drops or closes: the
+        frames queued together go in one websocket message (up to ``BATCH``
+        characters), which costs the server a fraction of one message each."""
+        try:
+            while True:
+                await self.ready.wait()
+                self.ready.clear()
+                outbox = self.outbox
+                while outbox:
+                    batch = [outbox.popleft()]
+                    size = len(batch[0])
+                    while outbox and size + len(outbox[0]) < BATCH:
+                        text = outbox.popleft()
+                        batch.append(text)
+                        size += len(text) + 1
+                    self.queued -= size - len(batch) + 1
+                    await self.ws.send_text(join(batch))
+                if self.dropped:
+                    code, reason = self.closing
+                    await self.ws.close(code=code, reason=reason)
+                    return
+        except Exception as problem:  # the peer went away while we were sending
+            log.debug("send failed, the connection is gone: %r", problem)
+
+    def error(self, code: str, message: str, ref: str | None = None) -> None:
+        self.send(encode_text(Error(ref=ref, code=code, message=message)))
+
+    def ok(self, ref: str | None, **detail: Any) -> None:
+        self.send(encode_text(Ok(ref=ref, detail=detail)))
+
+
+class Gateway:
+    """This process's gateway: its connections' views and the lobby they see."""
+
+    def __init__(self, bus: Bus, lobby: Lobby) -> None:
+        self.bus = bus
+        self.lobby = lobby
+        self.viewers = Viewers(on_stale=self.resync)
+        self._following: Counter[tuple[str, int | None]] = Counter()  # (unit, audience) -> views
+        self._resyncs: set[asyncio.Task[None]] = set()
+        self._parallel: asyncio.Semaphore | None = None
+
+    # ------------------------------------------------------------ from the bus
+
+    def deliver(
+        self, topic: str, v: int | None, audience: int | None, text: str, epoch: str | None
+    ) -> None:
+        self.viewers.deliver(topic, v, audience, text, epoch)
+
+    def put_table(self, row: TableRow) -> None:
+        self.lobby.put_table(row)
+
+    def put_tournament(self, row: TournamentRow) -> None:
+        self.lobby.put_tournament(row)
+
+    def _audiences(self, unit: str, conn: Connection) -> list[tuple[str, int | None]]:
+        """What a view of ``unit`` needs: its public entries, and its account's."""
+        if conn.account is None:
+            return [(unit, None)]
+        return [(unit, None), (unit, conn.account.id)]
+
+    async def _follow(self, unit: str, conn: Connection) -> None:
+        for key in self._audiences(unit, conn):
+            self._following[key] += 1
+            if self._following[key] == 1:
+                await self.bus.follow(*key)
+
+    def _unfollow(self, unit: str, conn: Connection) -> None:
+        for key in self._audiences(unit, conn):
+            self._following[key] -= 1
+            if self._following[key] <= 0:
+                del self._following[key]
+                self.bus.unfollow(*key)
+
+    def following(self) -> list[tuple[str, int | None]]:
+        return list(self._following)
+
+    # ------------------------------------------------------------ tables
+
+    def _watch_args(self, conn: Connection, since: int | None, epoch: str | None) -> dict[str, Any]:
+        return {
+            "gateway": self.bus.name,
+            "conn": conn.id,
+            "account": conn.account,
+            "since": since,
+            "epoch": epoch,
+        }
+
+    async def watch(
+        self, conn: Connection, table: str, since: int | None, epoch: str | None
+    ) -> dict[str, Any]:
+        """``conn`` watches ``table``: what it missed (or a snapshot), then what follows."""
+        unit = f"t:{table}"
+        new = self.viewers.add(table, conn)
+        if new:
+            await self._follow(unit, conn)
+        try:
+            reply = await self.bus.ask(unit, "watch", self._watch_args(conn, since, epoch))
+        except BaseException:
+            if new:
+                if self.viewers.remove(table, conn):
+                    self._unfollow(unit, conn)
+            else:  # still watching as before
+                view = self.viewers.view(table, conn)
+                if view is not None:
+                    self.viewers.synced(table, conn, [], view.v, view.epoch)
+            raise
+        detail: dict[str, Any] = reply["detail"]
+        self.viewers.synced(table, conn, reply["texts"], detail["v"], detail["epoch"])
+        conn.tables.add(table)
+        return detail
+
+    def unwatch(self, conn: Connection, table: str) -> None:
+        conn.tables.discard(table)
+        if self.viewers.remove(table, conn):
+            unit = f"t:{table}"
+            self._unfollow(unit, conn)
+            self.bus.tell(unit, "unwatch", {"gateway": self.bus.name, "conn": conn.id})
+
+    def resync(self, table: str, view_of: Conn) -> None:
+        """Bring a view up to date again (its table has a new owner, or entries
+        may have been lost): it holds what arrives meanwhile."""
+        conn = cast(Connection, view_of)
+        view = self.viewers.view(table, conn)
+        if view is None or view.syncing or table not in conn.tables:
+            return
+        view.syncing = True
+        task = asyncio.create_task(self._resync(table, conn, view.v, view.epoch))
+        self._resyncs.add(task)
+        task.add_done_callback(self._resyncs.discard)
+
+    def resync_table(self, table: str) -> None:
+        """Every view of ``table`` (it has a new owner)."""
+        for conn in list(self.viewers.topics.get(table, ())):
+            self.resync(table, conn)
+
+    def resync_all(self) -> None:
+        """Every table view of the gateway (after a gap in the bus)."""
+        for table in list(self.viewers.topics):
+            self.resync_table(table)
+
+    async def _resync(
+        self, table: str, conn: Connection, since: int | None, epoch: str | None
+    ) -> None:
+        if self._parallel is None:
+            self._parallel = asyncio.Semaphore(RESYNC_PARALLEL)
+        async with self._parallel:
+            for _ in range(RESYNC_TRIES):
+                if self.viewers.view(table, conn) is None:
+                    return
+                try:
+                    reply = await self.bus.ask(
+                        f"t:{table}", "watch", self._watch_args(conn, since, epoch)
+                    )
+                except Moving:
+                    await asyncio.sleep(1.0)
+                    continue
+                except Exception as problem:
+                    log.warning("resync of %s failed: %r", table, problem)
+                    break
+                detail = reply["detail"]
+                self.viewers.synced(table, conn, reply["texts"], detail["v"], detail["epoch"])
+                return
+        conn.close_soon(1012, "the table is moving: reconnect")
+
+    # ------------------------------------------------------------ tournament channels
+
+    async def watch_channel(self, conn: Connection, unit: str, name: str) -> dict[str, Any]:
+        detail: dict[str, Any] = await self.bus.ask(
+            unit, "watch", {"name": name, "account": conn.account}
+        )
+        run = str(detail["tournament"])
+        old = conn.channels.get(name)
+        if old != run:
+            if old is not None:
+                self._unwatch_channel(conn, unit, old)
+            conn.channels[name] = run
+            if self.viewers.add(run, conn):
+                await self._follow(unit, conn)
+            self.viewers.synced(run, conn, [], None, None)
+        return detail
+
+    def unwatch_channel(self, conn: Connection, unit: str, name: str) -> None:
+        run = conn.channels.pop(name, None)
+        if run is not None:
+            self._unwatch_channel(conn, unit, run)
+
+    def _unwatch_channel(self, conn: Connection, unit: str, run: str) -> None:
+        if self.viewers.remove(run, conn):
+            self._unfollow(unit, conn)
+
+    def closed(self, conn: Connection, series_unit: Callable[[str], str | None]) -> None:
+        """A connection closed: it watches nothing any more."""
+        self.lobby.unsubscribe(conn)
+        for table in list(conn.tables):
+            self.unwatch(conn, table)
+        for name in list(conn.channels):
+            unit = series_unit(name)
+            if unit is not None:
+                self.unwatch_channel(conn, unit, name)
+
+    async def stop(self) -> None:
+        for task in list(self._resyncs):
+            task.cancel()
+
+
+async def websocket_endpoint(ws: WebSocket) -> None:
+    room = room_of(ws)
+    account = await account_of(ws)
+    await ws.accept()
+    conn = Connection(ws, account)
+    pump = asyncio.create_task(conn.pump())
+    who = None if account is None else AccountInfo(id=account.id, name=account.name)
+    conn.send(encode_text(Welcome(protocol=PROTOCOL_VERSION, server=__version__, account=who)))
+    try:
+        while not conn.dropped:
+            message = await ws.receive()
+            if message["type"] == "websocket.disconnect":
+                break
+            text = message.get("text")
+            if text is None:
+                text = (message.get("bytes") or b"").decode("utf-8", "replace")
+            if not conn.allow():
+                conn.strikes += 1
+                conn.error("rate_limited", f"more than {RATE:.0f} messages a second; slow down")
+                if conn.strikes > STRIKES:
+                    break
+                continue
+            await handle(room, conn, text)
+    except WebSocketDisconnect:
+        pass
+    finally:
+        room.gateway.closed(conn, room.series_unit)
+        pump.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await pump
+        if ws.client_state is WebSocketState.CONNECTED:
+            with contextlib.suppress(Exception):
+                await ws.close()
+
+
+async def handle(room: Room, conn: Connection, text: str) -> None:
+    """One client message: refused, answered here, or forwarded to its unit."""
+    try:
+        msg = decode_client(text)
+    except ProtocolError as problem:
+        conn.error(problem.code, problem.message, problem.ref)
+        return
+    ref = msg.id
+    if isinstance(msg, client.Ping):
+        conn.send(encode_text(Pong(ref=ref, time=time.time())))
+        return
+    if isinstance(msg, client.Hello):
+        if msg.protocol != PROTOCOL_VERSION:
+            conn.error("bad_protocol", f"this server speaks protocol {PROTOCOL_VERSION}", ref)
+        else:
+            conn.ok(ref)
+        return
+    if isinstance(msg, client.LobbySubscribe):
+        room.lobby.subscribe(conn, Filters(game=msg.game, structure=msg.structure, kind=msg.kind))
+        conn.ok(ref)
+        return
+    gateway = room.gateway
+    try:
+        series = room.series_unit(msg.table)
+        if series is not None:
+            await _tournament_channel(gateway, conn, series, msg)
+            return
+        if isinstance(msg, client.Subscribe):
+            detail = await gateway.watch(conn, msg.table, msg.since, msg.epoch)
+        elif isinstance(msg, client.Unsubscribe):
+            gateway.unwatch(conn, msg.table)
+            detail = {}
+        elif isinstance(msg, client.Sit) and msg.table not in conn.tables:
+            # A seat: watch the table first, so that nothing dealt to the seat
+            # can come before the connection watches.
+            await gateway.watch(conn, msg.table, None, None)
+            try:
+                detail = await room.bus.ask(
+                    f"t:{msg.table}", msg.type, {"account": conn.account, "msg": msg}
+                )
+            except BaseException:
+                gateway.unwatch(conn, msg.table)
+                raise
+        else:
+            detail = await room.bus.ask(
+                f"t:{msg.table}", msg.type, {"account": conn.account, "msg": msg}
+            )
+    except Moving:
+        conn.error("unavailable", f"{msg.table} is moving to another server: try again", ref)
+    except NoOwner:
+        conn.error("no_table", f"there is no table {msg.table!r}", ref)
+    except TableError as problem:
+        conn.error(problem.code, str(problem), ref)
+    except Refused as problem:
+        conn.error("no_table" if problem.status == 404 else "refused", str(problem), ref)
+    except ValueError as problem:
+        conn.error("illegal_action", str(problem), ref)
+    except Exception:
+        log.exception("table %s: %s failed", msg.table, msg.type)
+        conn.error("internal", "the server could not do that; nothing changed", ref)
+    else:
+        conn.ok(ref, **(detail or {}))
+
+
+async def _tournament_channel(
+    gateway: Gateway, conn: Connection, unit: str, msg: client.TableMessage
+) -> None:
+    """A message for a tournament's channel: ``subscribe`` (its notices, and your
+    table: ``YourTable``, ``Moved``, ``Finished``) and ``unsubscribe``. Hands are
+    played at the tournament's tables (``<run>-t<n>``)."""
+    ref = msg.id
+    if isinstance(msg, client.Subscribe):
+        conn.ok(ref, **await gateway.watch_channel(conn, unit, msg.table))
+    elif isinstance(msg, client.Unsubscribe):
+        gateway.unwatch_channel(conn, unit, msg.table)
+        conn.ok(ref)
+    else:
+        args = {"name": msg.table, "account": conn.account}
+        table = await gateway.bus.ask(unit, "table_for", args)
+        where = f"at your table {table}" if table else "at the tournament's tables"
+        conn.error("not_here", f"{msg.type}: play {where}, not on the tournament channel", ref)

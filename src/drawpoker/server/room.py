@@ -1,0 +1,150 @@
+"""The room a server process runs: its store, its bus, its owner (the units it
+holds: cash tables, tournament series and their tables) and its gateway (its
+connections and the lobby they see).
+
+The bus decides which units the process holds: all of them on the embedded
+``LocalBus``; on ``RedisBus``, those whose lease it holds. Taking a unit bumps
+its epoch in the database (writes of a previous owner are refused from then on),
+cancels the hand it left in play and restores the unit from its saved state;
+everything else is done by the actors themselves, through their mailboxes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+from typing import Any
+
+from sqlalchemy import Connection
+
+from drawpoker.server.bus import Bus, LocalBus
+from drawpoker.server.gateway import Gateway
+from drawpoker.server.lobby import Lobby
+from drawpoker.server.owner import Owner
+from drawpoker.server.recovery import cancel_unfinished
+from drawpoker.server.store import Store
+from drawpoker.server.table.cash import CashDesk
+from drawpoker.server.tableconfig import TableConfig
+from drawpoker.server.tournament.money import refund_abandoned
+from drawpoker.server.tournament.series import Series
+from drawpoker.server.tournament.spec import TournamentSpec, spec_of_run, spec_of_table
+
+log = logging.getLogger("drawpoker.server")
+
+
+class Room:
+    def __init__(
+        self,
+        store: Store,
+        configs: list[TableConfig],
+        tournaments: list[TournamentSpec] | None = None,
+        *,
+        bus: Bus | None = None,
+    ) -> None:
+        self.store = store
+        self.configs = {config.id: config for config in configs}
+        self.specs = {spec.id: spec for spec in tournaments or []}
+        self.bus: Bus = bus or LocalBus()
+        self.owner = Owner(self.bus)
+        self.lobby = Lobby()
+        self.gateway = Gateway(self.bus, self.lobby)
+        self.bus.attach(self.owner, self.gateway)
+        self.held: dict[str, CashDesk | Series] = {}  # the units this process holds
+        self.cancelled: list[dict[str, Any]] = []  # hands cancelled by restarts and takeovers
+        self._changing = asyncio.Lock()
+        self._stale_tasks: set[asyncio.Task[None]] = set()
+
+    def units(self) -> list[str]:
+        """Every unit of the room (the process holds some or all of them)."""
+        return [f"t:{table}" for table in self.configs] + [f"s:{spec}" for spec in self.specs]
+
+    async def start(self) -> None:
+        if self.bus.alone:  # the only process: whatever a previous one left is over
+            await self._cancel(cancel_unfinished)
+        await self.bus.start(self)
+        if self.bus.alone:  # runs of tournaments no longer in the room file
+            resumed = {run.id for series in self._series() for run in series.runs()}
+            for instance in await self.store.run(refund_abandoned, resumed):
+                log.warning("tournament %s is not in the room any more; refunded", instance)
+        self.lobby.start()
+
+    async def _cancel(self, fn: Any) -> None:
+        cancelled: list[dict[str, Any]] = await self.store.run(fn)
+        for hand in cancelled:
+            log.warning("cancelled unfinished hand %s; stacks restored", hand["hand_id"])
+        self.cancelled.extend(cancelled)
+
+    def _series(self) -> list[Series]:
+        return [unit for unit in self.held.values() if isinstance(unit, Series)]
+
+    async def take(self, unit: str) -> None:
+        """Hold ``unit`` from now: take it over in the database (its epoch bumped,
+        its hand in play cancelled), restore it and start it. Raises if it cannot."""
+        async with self._changing:
+            if unit in self.held:
+                return
+            kind, name = unit.split(":", 1)
+            records = self.store.fenced(unit, on_stale=lambda: self._stale(unit))
+            held: CashDesk | Series
+            mine: Callable[[str], bool]  # the tables of the unit
+            if kind == "t":
+                held = CashDesk(self.configs[name], records, self.bus)
+                actor: Any = held.actor
+                mine = lambda table: table == name  # noqa: E731
+            else:
+                held = actor = Series(self.specs[name], records, self.bus, self.owner)
+                mine = lambda table: spec_of_table(table) == name  # noqa: E731
+
+            def cancel(conn: Connection) -> list[dict[str, Any]]:
+                return cancel_unfinished(conn, mine, "the table's server stopped")
+
+            cancelled = await records.take_over(self.bus.name, cancel) or []
+            for hand in cancelled:
+                log.warning(
+                    "%s: cancelled unfinished hand %s; stacks restored", unit, hand["hand_id"]
+                )
+            self.cancelled.extend(cancelled)
+            self.held[unit] = held
+            self.owner.adopt(unit, actor)
+            try:
+                if isinstance(held, Series):
+                    await held.restore()
+                    held.start()
+                else:
+                    await held.start()
+            except BaseException:
+                await self._release(unit)
+                raise
+
+    async def release(self, unit: str) -> None:
+        """Stop holding ``unit`` (its lease is lost or given up): its actors stop;
+        whatever it has in play is the next owner's to cancel."""
+        async with self._changing:
+            await self._release(unit)
+
+    async def _release(self, unit: str) -> None:
+        held = self.held.pop(unit, None)
+        if isinstance(held, Series):
+            await held.stop()
+        elif held is not None:
+            await held.actor.mailbox.stop()
+        self.owner.drop(unit)
+
+    def _stale(self, unit: str) -> None:
+        """A write of ``unit`` was refused: another process holds it now."""
+        log.error("%s was taken over by another process; letting it go", unit)
+        task = asyncio.get_running_loop().create_task(self.release(unit))
+        self._stale_tasks.add(task)
+        task.add_done_callback(self._stale_tasks.discard)
+
+    def series_unit(self, name: str) -> str | None:
+        """The unit that answers for a tournament (its id) or one of its runs."""
+        spec = name if name in self.specs else spec_of_run(name)
+        return f"s:{spec}" if spec in self.specs else None
+
+    async def stop(self) -> None:
+        await self.lobby.stop()
+        await self.gateway.stop()
+        await self.bus.stop(self)  # every unit released
+        self.store.close()
