@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import subprocess
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -22,7 +23,10 @@ import pytest
 
 from server.helpers import Server  # the server tests' launcher (tests/ is on sys.path)
 
-from .helpers import DESKTOP
+from .helpers import DESKTOP, ROOT
+
+AXE_VERSION = "4.10.3"
+AXE_DIR = ROOT / ".venv" / "axe"  # npm installs the package here at test time (not committed)
 
 CHROMIUM_ARGS = [
     "--headless",
@@ -72,6 +76,27 @@ def cash_table(
     }
 
 
+def italian_on_request(table_id: str) -> dict[str, Any]:
+    """An Italian table where the players may ask to see the openers (R48)."""
+    return {
+        "id": table_id,
+        "name": f"Test {table_id}",
+        "rules": {
+            "preset": "italian",
+            "invito": 10,
+            "max_seats": 6,
+            "openers_check": "on_request",
+            "false_opener_penalty": 50,
+        },
+        "min_buy_in": 200,
+        "max_buy_in": 1000,
+        "action_time_s": 30.0,
+        "between_hands_s": 0.8,
+        "bots": 2,
+        "bot_think_s": [0.05, 0.15],
+    }
+
+
 # One table per test, so that tests never wait on each other's players.
 ROOM = [
     cash_table("desk"),
@@ -92,6 +117,8 @@ ROOM = [
         "bots": 2,
         "bot_think_s": [0.05, 0.15],
     },
+    # R48: openers on request, a fixed penalty; one table per screen.
+    *(italian_on_request(f"ask-{screen}") for screen in ("desktop", "phone")),
 ]
 
 
@@ -190,9 +217,7 @@ class Console:
         return [e for e in self.errors if not any(a in e for a in self.allowed)]
 
 
-@pytest.fixture
-def open_page(browser: Any, server: Server) -> Iterator[Callable[..., Any]]:
-    """``open_page(viewport, phone=False)``: a fresh browser context and page on the lobby."""
+def _pages(browser: Any, server: Server) -> Iterator[Callable[..., Any]]:
     contexts: list[Any] = []
     consoles: list[Console] = []
 
@@ -227,3 +252,53 @@ def open_page(browser: Any, server: Server) -> Iterator[Callable[..., Any]]:
         context.close()
     errors = [e for c in consoles for e in c.unexpected()]
     assert not errors, f"browser console errors: {errors}"
+
+
+@pytest.fixture
+def open_page(browser: Any, server: Server) -> Iterator[Callable[..., Any]]:
+    """``open_page(viewport, phone=False)``: a fresh browser context and page on the lobby."""
+    yield from _pages(browser, server)
+
+
+@pytest.fixture(scope="module")
+def screen(browser: Any, server: Server) -> Iterator[Callable[..., Any]]:
+    """``screen(viewport, phone=False)``: one page per screen for a whole test module
+    (tests that only mount tables on it share it; console errors fail the module)."""
+    opened: dict[tuple[int, int, bool], Any] = {}
+    pages = _pages(browser, server)
+    make = next(pages)
+
+    def get(viewport: dict[str, int] = DESKTOP, phone: bool = False) -> Any:
+        key = (viewport["width"], viewport["height"], phone)
+        if key not in opened:
+            opened[key] = make(viewport, phone)
+        page = opened[key]
+        if page.evaluate("document.documentElement.lang") != "en":
+            page.evaluate("window.drawpoker.setLanguage('en')")
+            page.wait_for_selector("html[lang=en]")
+        return page
+
+    yield get
+    for _ in pages:  # closes the pages and checks their consoles
+        pass
+
+
+@pytest.fixture(scope="session")
+def axe_source() -> str:
+    """axe-core (the npm package), installed into ``.venv/axe`` on first use."""
+    script = AXE_DIR / "node_modules" / "axe-core" / "axe.min.js"
+    if not script.exists():
+        npm = shutil.which("npm")
+        if npm is None:
+            if os.environ.get("CI"):
+                pytest.fail("npm is needed to install axe-core for the accessibility check")
+            pytest.skip("accessibility check skipped: npm not found")
+        AXE_DIR.mkdir(parents=True, exist_ok=True)
+        done = subprocess.run(
+            [npm, "install", "--prefix", str(AXE_DIR), f"axe-core@{AXE_VERSION}", "--no-audit",
+             "--no-fund", "--silent"],
+            capture_output=True, text=True, timeout=300, check=False,
+        )  # fmt: skip
+        if done.returncode != 0 or not script.exists():
+            pytest.fail(f"npm could not install axe-core: {done.stderr[-2000:]}")
+    return script.read_text("utf-8")

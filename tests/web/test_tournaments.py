@@ -15,7 +15,7 @@ from typing import Any
 import httpx
 import pytest
 
-from .helpers import DESKTOP, PHONE, screenshot
+from .helpers import DESKTOP, PHONE, screenshot, wait_for_js
 
 
 def balance(page: Any) -> int:
@@ -27,7 +27,8 @@ def registered(row: Any) -> int:
 
 
 def wait_balance(page: Any, want: int) -> None:
-    page.wait_for_function(
+    wait_for_js(
+        page,
         f"Number(document.querySelector('#balance')?.innerText.replace(/\\D/g, '')) === {want}",
         timeout=10_000,
     )
@@ -46,7 +47,7 @@ def test_tournaments_tab_lists_registers_and_unregisters(open_page: Any) -> None
     row = page.locator('.trow[data-tournament="sng-lobby"]')
     row.wait_for()
     text = row.inner_text()
-    for part in ("Test lobby sit & go", "Sit & Go", "No limit", "100 + 10", "1,000", "When full"):
+    for part in ("Test lobby sit & go", "Sit & Go", "No Limit", "100 + 10", "1,000", "When full"):
         assert part in text, (part, text)
     assert "Registering" in text
     assert "5-minute levels" in text
@@ -72,9 +73,10 @@ def test_tournaments_tab_lists_registers_and_unregisters(open_page: Any) -> None
 
     row.locator(".register").click()
     row.locator(".unregister").wait_for()
-    page.wait_for_function(
+    wait_for_js(
+        page,
         """document.querySelector('.trow[data-tournament="sng-lobby"] .registered')
-        .innerText.startsWith('1/')"""
+        .innerText.startsWith('1/')""",
     )
     wait_balance(page, before - 110)
     assert "100" in row.locator(".c-prize_pool").inner_text()
@@ -183,8 +185,12 @@ def test_tournament_table_renders_level_blinds_and_the_finish(open_page: Any) ->
         const ev = (event) => view.onMessage({ type: "event", table: id, v: ++v, event });
         ev({ type: "LevelStarted", level: 3, small_blind: 15, big_blind: 30, ante: 5 });
         ev({ type: "PlayerEliminated", name: "bot-b", places: [3], prize: 0 });
-        const second = { level: text("#tour-level"), left: text("#tour-left"), log: text("#log") };
+        const frame = () => new Promise((r) => requestAnimationFrame(r)); // (one render a frame)
+        await frame();
+        const second = { level: text("#tour-level"), left: text("#tour-left"), log: text("#log"),
+          details: text("#table-rules") };
         ev({ type: "Finished", tournament: "sng-lobby-abc", places: [2], prize: 90 });
+        await frame();
         const third = { place: text("#finished-place"), prize: text("#finished-prize"),
           back: view.el.querySelector("#finished-back")?.getAttribute("href") };
         const width = document.documentElement.scrollWidth;
@@ -214,6 +220,7 @@ def test_tournament_table_renders_level_blinds_and_the_finish(open_page: Any) ->
     assert first["cash"] == [], first
     assert first["lobby"] == "#/tournament/sng-lobby"
     assert second["level"] == "Level 3 Blinds 15/30, ante 5", second
+    assert second["details"] == "5 Card Draw · No Limit · Blinds 15/30, ante 5", second
     assert second["left"] == "2 of 3 players left"
     assert "Level 3: blinds 15/30, ante 5" in second["log"]
     assert "bot-b is out in 3rd place" in second["log"]
@@ -264,7 +271,8 @@ def test_sit_and_go_from_registration_to_the_finishing_place(open_page: Any, ser
     page.locator("#tab-tournament").tap()
     row = page.locator('.trow[data-tournament="sng-play"]')
     row.wait_for()
-    page.wait_for_function(
+    wait_for_js(
+        page,
         """document.querySelector('.trow[data-tournament="sng-play"] .registered')
         ?.innerText.startsWith('2/')""",
         timeout=10_000,
@@ -309,7 +317,8 @@ def test_sit_and_go_from_registration_to_the_finishing_place(open_page: Any, ser
     assert not page.evaluate(NAMELESS)
     # The tournament's hands are in My hands, and replay.
     page.locator("#nav-history").tap()
-    page.wait_for_selector("#hand-list .h-tour:has-text('Tournament sng-play-')")
+    page.wait_for_selector("#hand-list .h-tour:has-text('Tournament Test turbo')")
+    assert page.locator("#hand-list .h-table").first.inner_text().startswith("Test turbo · Table ")
     page.locator("#hand-list .hand-link").first.tap()
     page.wait_for_selector("#replay-step")
     page.locator("#replay-end").tap()

@@ -8,6 +8,8 @@ import { LobbyView } from "./lobby.js";
 import { TableView } from "./table.js";
 import { TournamentView, findMyTournaments } from "./tournament.js";
 import { HistoryView, HandView } from "./history.js";
+import { initSound, onPrefs, played, prefs, setMotion, setSound } from "./sound.js";
+import { registerTables } from "./names.js";
 
 const app = {
   me: null, // {id, name, kind, balance}
@@ -20,13 +22,16 @@ const app = {
   tournaments: new Map(), // tournament channels watched: id asked -> instance (or null)
   finished: new Map(), // instance -> the private Finished entry
   flash: null, // a message for the next table view ("Moved to table 2")
+  sounds: played, // the sounds played, newest last
+  tableCache: new Map(), // table id -> {table, v, viewer}: tables left for another page
 };
 
 export function toast(text, kind = "info") {
   const box = document.getElementById("toast");
   const item = h("div", { class: `toast ${kind}` }, text);
   box.append(item);
-  setTimeout(() => item.remove(), 4000);
+  while (box.children.length > 3) box.firstChild.remove();
+  setTimeout(() => item.remove(), kind === "error" || kind === "warn" ? 6000 : 4000);
 }
 app.toast = toast;
 
@@ -45,6 +50,47 @@ function translateStatic() {
   select.setAttribute("aria-label", t("lang.label"));
   document.title = t("app.title");
   renderConn();
+  renderPrefs();
+}
+
+// -------------------------------------------------------------- sound, motion
+
+function speaker(on) {
+  const waves = on
+    ? '<path d="M15 8.5a4 4 0 0 1 0 7M17.5 6a7.5 7.5 0 0 1 0 12" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round"/>'
+    : '<path d="M15.5 9.5l5 5m0-5l-5 5" stroke="currentColor" stroke-width="2" stroke-linecap="round"/>';
+  return `<svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true"><path d="M4 9h4l5-4v14l-5-4H4z" fill="currentColor"/>${waves}</svg>`;
+}
+
+/** The mute switch and the settings button in the top bar. */
+function renderPrefs() {
+  const box = clear(document.getElementById("prefs"));
+  box.append(
+    h("button", { class: "btn small ghost icon", id: "sound-toggle", type: "button", "aria-pressed": String(prefs.sound),
+      "aria-label": t("prefs.sound"), title: prefs.sound ? t("prefs.mute") : t("prefs.unmute"),
+      onclick: () => setSound(!prefs.sound), html: speaker(prefs.sound) }),
+    h("button", { class: "btn small ghost icon", id: "settings-btn", type: "button", "aria-label": t("prefs.title"),
+      title: t("prefs.title"), onclick: showPrefs }, "⚙"),
+  );
+}
+
+function showPrefs() {
+  const dialog = clear(document.getElementById("dialog"));
+  const box = (id, checked, label, hint, change) => h("label", { class: "check pref" },
+    h("input", { type: "checkbox", id, checked, onchange: (ev) => change(ev.target.checked) }),
+    h("span", {}, label, h("span", { class: "hint" }, hint)));
+  const lang = h("select", { id: "pref-lang", onchange: () => setLanguage(lang.value).then(showPrefs) },
+    LANGUAGES.map(([code, name]) => h("option", { value: code }, name)));
+  lang.value = language();
+  dialog.append(
+    h("h2", {}, t("prefs.title")),
+    h("label", { class: "pref-lang" }, t("lang.label"), lang),
+    box("pref-sound", prefs.sound, t("prefs.sound"), t("prefs.sound_hint"), setSound),
+    box("pref-motion", prefs.motion, t("prefs.motion"), t("prefs.motion_hint"), setMotion),
+    h("div", { class: "row" }, h("button", { class: "btn primary", type: "button", id: "prefs-close",
+      onclick: () => dialog.close("ok") }, t("common.close"))),
+  );
+  if (!dialog.open) dialog.showModal();
 }
 
 async function setLanguage(code) {
@@ -78,14 +124,15 @@ function renderAccount() {
     );
     return;
   }
-  box.append(
+  box.append(...[
     h("span", { class: "me-name", id: "me-name" }, app.me.name),
     h("span", { class: "balance", id: "balance", title: t("account.balance") },
       h("span", { class: "sr-only" }, t("account.balance") + " "), chips(app.me.balance)),
-    h("button", { class: "btn small", id: "topup-btn", onclick: dailyTopUp, title: t("account.free_chips_hint") },
-      t("account.free_chips")),
+    // The daily free chips are for registered players (the server refuses a guest).
+    app.me.kind === "player" ? h("button", { class: "btn small", id: "topup-btn", onclick: dailyTopUp,
+      title: t("account.free_chips_hint") }, t("account.free_chips")) : null,
     h("button", { class: "btn small ghost", id: "logout-btn", onclick: logout }, t("auth.logout")),
-  );
+  ].filter(Boolean));
 }
 
 async function dailyTopUp() {
@@ -98,6 +145,7 @@ async function dailyTopUp() {
 async function logout() {
   await api("/api/logout", { method: "POST" });
   app.me = null;
+  app.tableCache.clear();
   app.tournaments.clear(); // (the new connection follows no channel)
   app.finished.clear();
   renderAccount();
@@ -297,6 +345,7 @@ function onMessage(message) {
   if (message.type === "lobby") {
     if (message.full) app.lobbyRows.clear();
     for (const row of message.tables ?? []) app.lobbyRows.set(row.id, row);
+    registerTables(message.tables);
     if (message.full && message.tournaments) app.tournamentRows.clear();
     for (const row of message.tournaments ?? []) app.tournamentRows.set(row.id, row);
     for (const listener of app.lobbyListeners) listener();
@@ -325,6 +374,7 @@ function route() {
   else if (page === "tournament" && arg) view = new TournamentView(app, decodeURIComponent(arg));
   else view = new LobbyView(app);
   app.view = view;
+  document.body.dataset.page = page || "lobby";
   main.append(view.el);
   view.render();
   for (const link of document.querySelectorAll(".topnav a")) {
@@ -334,7 +384,21 @@ function route() {
   if (app.welcome) view.onOpen?.(app.welcome);
 }
 
+/** The top bar's height, for what is laid out under it (toasts, the table). */
+function watchTopbar() {
+  const bar = document.querySelector(".topbar");
+  const set = () => document.documentElement.style.setProperty("--top-h", `${bar.offsetHeight}px`);
+  set();
+  if (typeof ResizeObserver === "function") new ResizeObserver(set).observe(bar);
+}
+
 async function main() {
+  initSound();
+  onPrefs(() => {
+    renderPrefs();
+    app.view?.render();
+  });
+  watchTopbar();
   const select = document.getElementById("lang-select");
   for (const [code, name] of LANGUAGES) select.append(h("option", { value: code }, name));
   select.addEventListener("change", () => setLanguage(select.value));
@@ -345,6 +409,7 @@ async function main() {
     onStatus: (status) => {
       app.status = status;
       renderConn();
+      app.view?.onStatus?.(status);
     },
   });
   await refreshMe();

@@ -40,21 +40,8 @@ export class Socket {
       this.onStatus("online");
     });
     ws.addEventListener("message", (event) => {
-      let message;
-      try {
-        message = JSON.parse(event.data);
-      } catch {
-        return;
-      }
-      if ((message.type === "ok" || message.type === "error") && message.ref) {
-        const waiter = this.waiting.get(message.ref);
-        if (waiter) {
-          this.waiting.delete(message.ref);
-          waiter(message);
-        }
-      }
-      if (message.type === "welcome") this.onOpen(message);
-      this.onMessage(message);
+      // One websocket message carries one or more frames, a line each.
+      for (const line of String(event.data).split("\n")) this.dispatch(line);
     });
     ws.addEventListener("close", () => {
       if (this.ws !== ws) return;
@@ -66,6 +53,25 @@ export class Socket {
       setTimeout(() => this.connect(), this.delay);
       this.delay = Math.min(this.delay * 2, 5000);
     });
+  }
+
+  /** One frame from the server. */
+  dispatch(line) {
+    let message;
+    try {
+      message = JSON.parse(line);
+    } catch {
+      return;
+    }
+    if ((message.type === "ok" || message.type === "error") && message.ref) {
+      const waiter = this.waiting.get(message.ref);
+      if (waiter) {
+        this.waiting.delete(message.ref);
+        waiter(message);
+      }
+    }
+    if (message.type === "welcome") this.onOpen(message);
+    this.onMessage(message);
   }
 
   reconnect() {

@@ -2,16 +2,22 @@
 // Pure data, no DOM: the live table and the replayer share it. The client never
 // decides a rule: amounts, legal actions and results all come from the server.
 
-const LOG_LIMIT = 200;
+import { factsOf } from "./names.js";
 
-export function fromSnapshot(state, myName) {
+const LOG_LIMIT = 300;
+const ACTS = new Set(["Folded", "Checked", "Called", "BetPlaced", "Raised", "StoodPat", "Discarded", "TimedOut",
+  "OpenersRequested", "OpenersDeclined"]);
+
+export function fromSnapshot(state, myName, now = Date.now()) {
+  const facts = factsOf(state);
   const table = {
     id: state.table,
     name: state.name,
     epoch: state.epoch,
     rules: state.rules,
-    italian: /^Italian/.test(state.rules || ""),
-    limit: /^Limit/.test(state.rules || ""),
+    facts,
+    italian: facts.game === "italian",
+    limit: facts.structure === "fixed-limit",
     maxSeats: state.max_seats,
     minBuyIn: state.min_buy_in,
     maxBuyIn: state.max_buy_in,
@@ -33,7 +39,11 @@ export function fromSnapshot(state, myName) {
     tournament: state.tournament ? tournamentState(state.tournament) : null,
     moved: null, // the private Moved entry: where this player goes next
     finished: null, // the private Finished entry: this player's place and prize
+    waitingList: Array.isArray(state.waiting_list) ? [...state.waiting_list] : [],
+    offer: state.seat_offer ? { seat: state.seat_offer.seat, until: now + state.seat_offer.until_s * 1000 } : null,
+    autoTopUp: "auto_top_up" in state ? state.auto_top_up : undefined, // my target (null: off)
   };
+  if (Array.isArray(state.chat)) table.chat = state.chat.map((line) => ({ name: line.name, text: line.text }));
   for (const s of state.seats) table.seats[s.seat] = { ...s };
   const h = state.hand;
   if (h) {
@@ -49,6 +59,9 @@ export function fromSnapshot(state, myName) {
       legal: h.legal,
       blinds: {},
       seed: null,
+      myHand: h.my_hand ?? null,
+      hint: h.hint ?? null,
+      dealtAt: 0,
     };
     for (const p of h.seats) {
       table.hand.players[p.seat] = {
@@ -67,12 +80,63 @@ export function fromSnapshot(state, myName) {
       };
     }
     if (h.to_act) {
-      table.clockTotal = h.street === "draw" ? 30 : Math.max(h.clock_s, 1);
-      table.deadline = Date.now() + h.clock_s * 1000;
-      table.clockKind = h.street === "draw" ? "draw" : "act";
+      table.clockTotal = Math.max(h.clock_s ?? 0, 1);
+      table.deadline = now + (h.clock_s ?? 0) * 1000;
+      table.clockKind = h.bank_running ? "bank" : h.street === "draw" ? "draw" : "act";
     }
   }
+  restoreStory(table, state, now);
   return table;
+}
+
+/** A table with the same seats and nothing else, to replay a story into. */
+function shadowOf(table) {
+  const shadow = fromSnapshot({
+    table: table.id, name: table.name, epoch: table.epoch, rules: table.rules, max_seats: table.maxSeats,
+    min_buy_in: 0, max_buy_in: 0, button: table.button, carried_pot: 0, you: table.you, pre_action: null,
+    seats: Object.values(table.seats), hand: null,
+  }, table.myName);
+  shadow.facts = table.facts;
+  shadow.italian = table.italian;
+  shadow.limit = table.limit;
+  return shadow;
+}
+
+/** The snapshot's ``story`` (the hand in play, as this viewer saw it) and
+ * ``last_hand``: the hand log, blind and last-action labels, the drew badges and
+ * the last hand's result, as if the client had watched them happen. The snapshot's
+ * own figures (stacks, wagers, cards, the clock) stay authoritative. */
+export function restoreStory(table, state, now = Date.now()) {
+  const last = state.last_hand;
+  if (last && Array.isArray(last.story) && last.story.length) {
+    const shadow = shadowOf(table);
+    for (const e of last.story) apply(shadow, e, now);
+    table.log.push(...shadow.log);
+    if (shadow.result) table.lastResult = shadow.result;
+  }
+  const story = state.story;
+  if (!Array.isArray(story) || !story.length) return;
+  const shadow = shadowOf(table);
+  for (const e of story) apply(shadow, e, now);
+  table.log.push(...shadow.log);
+  if (table.log.length > LOG_LIMIT) table.log.splice(0, table.log.length - LOG_LIMIT);
+  const hand = table.hand;
+  const replayed = shadow.hand;
+  if (!hand || !replayed || replayed.id !== hand.id) {
+    if (!hand && shadow.result) table.lastResult = shadow.result;
+    return;
+  }
+  hand.blinds = { ...replayed.blinds };
+  hand.myHand ??= replayed.myHand;
+  for (const [seat, p] of Object.entries(hand.players)) {
+    const q = replayed.players[seat];
+    if (!q) continue;
+    p.last = q.last;
+    if (p.drew === null || p.drew === undefined) p.drew = q.drew;
+    p.penalized = Boolean(p.penalized || q.penalized);
+    p.shown ??= q.shown;
+  }
+  table.result = shadow.result;
 }
 
 /** The snapshot's ``tournament`` object, with the level's end as a clock time. */
@@ -94,16 +158,42 @@ function put(p, chips) {
   p.committed += chips;
 }
 
+/** The result of the hand in play, made when the first hand is shown or pot paid:
+ * self-contained (names and shown hands), so it can be shown after the next deal. */
+function resultOf(table) {
+  if (!table.result) {
+    const names = {};
+    for (const [seat, s] of Object.entries(table.seats)) names[seat] = s.name;
+    table.result = { handId: table.hand?.id ?? null, pots: [], carried: 0, shown: [], names };
+  }
+  return table.result;
+}
+
+/** The acting player's turn is over: a running time bank keeps what was not used. */
+function endTurn(table, now) {
+  const hand = table.hand;
+  if (!hand || !hand.toAct) return;
+  const seat = table.seats[hand.toAct];
+  if (table.clockKind === "bank" && seat && table.deadline) {
+    seat.time_bank = Math.max(0, Math.round((table.deadline - now) / 100) / 10);
+  }
+  hand.toAct = null;
+  hand.legal = null;
+  table.deadline = null;
+  table.clockKind = null;
+}
+
 /** Apply one event (engine or table) to ``table``; returns the table. */
 export function apply(table, e, now = Date.now()) {
   const hand = table.hand;
   const p = hand && e.seat !== undefined ? hand.players[e.seat] : null;
   const who = (seat) => table.seats[seat]?.name ?? `#${seat}`;
+  if (hand && ACTS.has(e.type) && e.seat === hand.toAct) endTurn(table, now);
   switch (e.type) {
     case "HandStarted": {
       table.button = e.button;
       table.carried = e.carried_pot;
-      table.lastResult = table.result;
+      if (table.result) table.lastResult = table.result;
       table.result = null;
       table.hand = {
         id: e.hand_id,
@@ -117,12 +207,16 @@ export function apply(table, e, now = Date.now()) {
         legal: null,
         blinds: {},
         seed: null,
+        myHand: null,
+        hint: null,
+        dealtAt: now,
       };
       for (const [seat, stack] of e.stacks) {
         table.hand.players[seat] = {
           seat, stack, wager: 0, committed: 0, folded: false, allIn: false, count: 0,
           cards: null, drew: null, penalized: false, last: null, shown: null,
         };
+        if (table.seats[seat]) table.seats[seat].waiting = null;
       }
       table.preAction = null;
       log(table, "log.hand_started", { id: e.hand_id }, "sep");
@@ -214,8 +308,11 @@ export function apply(table, e, now = Date.now()) {
       break;
     }
     case "TimedOut":
-      if (p) p.penalized = e.penalized;
-      log(table, "log.timed_out", { who: who(e.seat) });
+      if (p) p.penalized = Boolean(e.penalized);
+      if (e.seat === table.you && table.you) {
+        table.notice = { key: e.penalized ? "notice.penalized" : "notice.timed_out", sound: "alert" };
+      }
+      log(table, e.penalized ? "log.timed_out_penalized" : "log.timed_out", { who: who(e.seat) });
       break;
     case "UncalledBetReturned":
       if (!p) break;
@@ -233,9 +330,7 @@ export function apply(table, e, now = Date.now()) {
       }
       hand.pot = e.pot;
       hand.highest = 0;
-      hand.toAct = null;
-      hand.legal = null;
-      table.deadline = null;
+      endTurn(table, now);
       hand.street = e.street === "pre-draw" ? "draw" : "showdown";
       break;
     case "StoodPat":
@@ -264,6 +359,7 @@ export function apply(table, e, now = Date.now()) {
       p.cards = [...e.cards];
       p.shown = e.description;
       p.last = null;
+      resultOf(table).shown.push({ seat: e.seat, cards: [...e.cards], desc: e.description });
       log(table, "log.shows", { who: who(e.seat), cards: e.cards, desc: e.description }, "show");
       break;
     case "Mucked":
@@ -271,15 +367,29 @@ export function apply(table, e, now = Date.now()) {
       p.last = { key: "act.mucks" };
       log(table, "log.mucks", { who: who(e.seat) });
       break;
+    case "OpenersRequested": // R48
+      log(table, "log.openers_asked", { who: who(e.seat), opener: who(e.opener) });
+      break;
+    case "OpenersDeclined":
+      log(table, "log.openers_declined", { who: who(e.seat), opener: who(e.opener) });
+      break;
     case "OpenersShown":
-      log(table, e.valid ? "log.openers" : "log.false_openers", { who: who(e.seat), cards: e.cards });
+      log(table, e.valid ? "log.openers" : "log.false_openers", { who: who(e.seat), cards: e.cards },
+        e.valid ? "show" : "penalty");
+      table.notice = { key: e.valid ? "notice.openers" : "notice.false_openers", params: { who: who(e.seat), cards: e.cards },
+        kind: e.valid ? "info" : "warn" };
+      break;
+    case "PenaltyPaid": // R48: into the pot carried to the next hand
+      if (p) p.stack -= e.amount;
+      log(table, "log.penalty_paid", { who: who(e.seat), n: e.amount }, "penalty");
+      if (e.amount > 0) table.notice = { key: "notice.penalty_paid", params: { who: who(e.seat), n: e.amount }, kind: "warn" };
       break;
     case "RakeTaken":
       log(table, "log.rake", { n: e.amount });
       break;
     case "PotAwarded": {
       if (!hand) break;
-      const result = table.result ?? (table.result = { pots: [], carried: 0, handId: hand.id });
+      const result = resultOf(table);
       result.pots.push({ index: e.index, amount: e.amount, shares: e.shares, showdown: e.showdown });
       for (const [seat, chips] of e.shares) {
         const winner = hand.players[seat];
@@ -292,7 +402,7 @@ export function apply(table, e, now = Date.now()) {
     }
     case "PotCarried":
       if (!hand) break;
-      (table.result ?? (table.result = { pots: [], carried: 0, handId: hand.id })).carried = e.amount;
+      resultOf(table).carried = e.amount;
       log(table, "log.carried", { n: e.amount });
       break;
     case "DeckRevealed":
@@ -300,50 +410,78 @@ export function apply(table, e, now = Date.now()) {
       break;
     case "HandEnded":
       if (!hand) break;
+      endTurn(table, now);
       hand.street = "over";
-      hand.toAct = null;
-      hand.legal = null;
-      table.deadline = null;
       table.carried = e.carried_pot;
       for (const [seat, stack] of e.stacks) {
         if (hand.players[seat]) hand.players[seat].stack = stack;
         if (table.seats[seat]) table.seats[seat].stack = stack;
       }
-      if (!table.result) table.result = { pots: [], carried: e.carried_pot, handId: hand.id };
+      if (!table.result) resultOf(table).carried = e.carried_pot;
       table.preAction = null;
       break;
     // ------------------------------------------------------------ table events
     case "Turn":
       if (!hand || e.hand_id !== hand.id) break;
+      endTurn(table, now);
       hand.toAct = e.seat;
       hand.street = e.street;
       hand.legal = null;
+      hand.hint = null;
       table.deadline = now + e.clock_s * 1000;
       table.clockTotal = e.clock_s;
       table.clockKind = e.street === "draw" ? "draw" : "act";
+      if (typeof e.time_bank === "number" && table.seats[e.seat]) table.seats[e.seat].time_bank = e.time_bank;
       break;
     case "Legal":
-      if (hand && e.hand_id === hand.id) hand.legal = e.legal;
+      if (hand && e.hand_id === hand.id) {
+        hand.legal = e.legal;
+        if (e.my_hand) hand.myHand = e.my_hand;
+        hand.hint = e.hint ?? null;
+      }
+      break;
+    case "MyHand":
+      if (hand && (!e.hand_id || e.hand_id === hand.id)) hand.myHand = e.description ?? e.my_hand ?? null;
       break;
     case "TimeBank":
       table.deadline = now + e.seconds * 1000;
       table.clockTotal = e.seconds;
       table.clockKind = "bank";
-      if (table.seats[e.seat]) table.seats[e.seat].time_bank = 0;
+      if (table.seats[e.seat]) table.seats[e.seat].time_bank = e.seconds;
       log(table, "log.time_bank", { who: who(e.seat), n: e.seconds });
       break;
     case "PreActionCancelled":
       table.preAction = null;
-      table.notice = { key: "notice.pre_cancelled" };
+      table.notice = { key: e.pre === "draw" ? "notice.pre_draw_cancelled" : "notice.pre_cancelled" };
+      break;
+    case "WaitingList":
+      table.waitingList = [...(e.names ?? [])];
+      break;
+    case "SeatOffered":
+      table.offer = { seat: e.seat, until: now + (e.until_s ?? 0) * 1000 };
+      table.notice = { key: "notice.seat_offered", params: { n: e.seat }, sound: "turn" };
+      break;
+    case "AutoTopUpFailed":
+      table.notice = { key: "notice.auto_topup_failed", params: { n: e.amount }, text: e.reason, kind: "error" };
+      break;
+    case "SeatStatus":
+      if (table.seats[e.seat]) {
+        for (const k of ["waiting", "sit_out_next", "leaving"]) if (k in e) table.seats[e.seat][k] = e[k];
+      }
       break;
     case "SeatTaken":
     case "PlayerSeated": {
       const name = e.name ?? e.player;
       table.seats[e.seat] = {
         seat: e.seat, name, stack: e.stack, sitting_out: false, connected: true,
-        bot: Boolean(e.bot), time_bank: 0,
+        bot: Boolean(e.bot), time_bank: null, // (the server's bank comes with the next snapshot)
+        waiting: e.waiting ?? (table.italian ? "next_hand" : e.post ? "post" : "big_blind"),
       };
-      if (name === table.myName) table.you = e.seat;
+      table.waitingList = table.waitingList.filter((n) => n !== name);
+      if (name === table.myName) {
+        table.you = e.seat;
+        table.offer = null;
+      }
       log(table, "log.sat_down", { who: name, n: e.stack });
       break;
     }
@@ -368,11 +506,17 @@ export function apply(table, e, now = Date.now()) {
       log(table, "log.cancelled", { id: e.hand_id });
       break;
     case "SatOut":
-      if (table.seats[e.seat]) table.seats[e.seat].sitting_out = true;
+      if (table.seats[e.seat]) {
+        table.seats[e.seat].sitting_out = true;
+        table.seats[e.seat].sit_out_next = false;
+      }
       log(table, "log.sat_out", { who: who(e.seat) });
       break;
     case "SatIn":
-      if (table.seats[e.seat]) table.seats[e.seat].sitting_out = false;
+      if (table.seats[e.seat]) {
+        table.seats[e.seat].sitting_out = false;
+        if ("waiting" in e) table.seats[e.seat].waiting = e.waiting;
+      }
       log(table, "log.sat_in", { who: who(e.seat) });
       break;
     case "ToppedUp":
@@ -395,6 +539,7 @@ export function apply(table, e, now = Date.now()) {
         tour.level = level;
         tour.next_level = tour.levels?.find((l) => l.level === e.level + 1) ?? null;
         tour.levelEnds = level.minutes ? now + level.minutes * 60000 : null;
+        table.facts = factsOf({ rules: table.rules, max_seats: table.maxSeats, tournament: { level } });
       }
       log(table, e.ante ? "log.level_ante" : "log.level",
         { level: e.level, sb: e.small_blind, bb: e.big_blind, ante: e.ante }, "sep");

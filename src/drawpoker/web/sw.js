@@ -2,7 +2,7 @@
 // everything is fetched from the network first so a new release shows at once.
 // The game itself (websocket, /api) always goes to the server.
 
-const CACHE = "drawpoker-shell-v2";
+const CACHE = "drawpoker-shell-v3";
 const SHELL = [
   "/",
   "/static/styles.css",
@@ -14,6 +14,14 @@ const SHELL = [
   "/static/cards.js",
   "/static/lobby.js",
   "/static/table.js",
+  "/static/felt.js",
+  "/static/actions.js",
+  "/static/seat.js",
+  "/static/names.js",
+  "/static/notes.js",
+  "/static/sound.js",
+  "/static/tourbar.js",
+  "/static/myhand.js",
   "/static/tournament.js",
   "/static/history.js",
   "/static/icon.svg",

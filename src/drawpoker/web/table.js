@@ -1,34 +1,26 @@
-// The table: seats, cards, pots, the action bar, pre-actions, the draw, the log and chat.
+// The table view: the felt, your cards, the action bar, the table's controls, the
+// tournament line, the hand log and chat. The pieces live in felt.js (seats, bets,
+// showdown), actions.js (the action bar) and seat.js (sitting down, top-ups,
+// sitting out, the waiting list); this module keeps them in step with the server.
+//
+// The play area (felt, cards, action bar) always fits the window: its height is
+// the window's minus what is above it, and the felt takes what the cards and the
+// action bar leave, so both are fully visible on every screen without scrolling.
 
-import { h, clear, chips, duration } from "./dom.js";
+import { h, clear, duration, tickCountdowns } from "./dom.js";
 import { api } from "./net.js";
-import { t, tn, cardName, errorText, handDescription, places } from "./i18n.js";
-import { apply, fromSnapshot, pots } from "./state.js";
-import { cardSvg, rankText } from "./cards.js";
+import { t, errorText } from "./i18n.js";
+import { apply, fromSnapshot } from "./state.js";
+import { renderFelt, layoutFelt, logLine, resultBox, showdownPanel, fmt } from "./felt.js";
+import { renderActions, facing } from "./actions.js";
+import { tableName, tableDetails, tournamentTableTitle, gameName, structureName, blindsText } from "./names.js";
+import { notesDialog } from "./notes.js";
+import { play } from "./sound.js";
+import * as seatctl from "./seat.js";
+import { renderTournament } from "./tourbar.js";
+import { renderHand, waitingHint } from "./myhand.js";
 
-const SUIT = { s: "♠", h: "♥", d: "♦", c: "♣" };
-
-export function cardText(card) {
-  return `${rankText(card)}${SUIT[card[1]]}`;
-}
-
-/** Log parameters as display text: chips, cards, hand descriptions. */
-export function fmt(params = {}) {
-  const out = {};
-  for (const [k, v] of Object.entries(params)) {
-    if (k === "cards") out[k] = v.map(cardText).join(" ");
-    else if (k === "desc") out[k] = v ? handDescription(v) : "";
-    else if (k === "n" && typeof v === "number") out[k] = chips(v);
-    else if (k === "places") out[k] = places(v);
-    else if (["sb", "bb", "ante"].includes(k) && typeof v === "number") out[k] = chips(v);
-    else out[k] = v;
-  }
-  return out;
-}
-
-export function logLine(entry) {
-  return t(entry.key, fmt(entry.params));
-}
+export { cardText, fmt, logLine, renderFelt, resultBox } from "./felt.js";
 
 let actionCounter = 0;
 function actionId() {
@@ -37,124 +29,9 @@ function actionId() {
   return `a${Date.now().toString(36)}${actionCounter}${random}`;
 }
 
-/** Where seat ``i`` (0 = bottom centre) of ``n`` sits around the oval, in percent. */
-function position(i, n, rx, ry) {
-  const angle = Math.PI / 2 + (2 * Math.PI * i) / n;
-  return [50 + rx * Math.cos(angle), 50 + ry * Math.sin(angle)];
-}
-
-/** Render a table (live or replayed) into ``felt``. ``me``: the viewer's seat or null. */
-export function renderFelt(felt, table, { onSit = null, replay = false } = {}) {
-  clear(felt);
-  felt.dataset.street = table.hand?.street ?? "";
-  felt.dataset.hand = table.hand?.id ?? "";
-  felt.dataset.showdown = table.hand && Object.values(table.hand.players).some((p) => p.shown) ? "1" : "";
-  const n = table.maxSeats;
-  const anchor = table.you || 1;
-  const hand = table.hand;
-  const winners = new Map();
-  for (const pot of table.result?.pots ?? []) {
-    for (const [seat, amount] of pot.shares) winners.set(seat, (winners.get(seat) ?? 0) + amount);
-  }
-  for (let seat = 1; seat <= n; seat += 1) {
-    const i = (seat - anchor + n) % n;
-    const [x, y] = position(i, n, 43, 41);
-    const s = table.seats[seat];
-    const p = hand?.players[seat];
-    const style = `left:${x}%;top:${y}%`;
-    const dealer = table.button === seat
-      ? h("span", { class: "dealer", title: t("table.dealer"), role: "img", "aria-label": t("table.dealer") }, "D")
-      : null;
-    if (!s) {
-      felt.append(h("div", { class: "seat empty", style, dataset: { seat } }, dealer,
-        onSit && !table.you
-          ? h("button", { class: "btn small sit", onclick: () => onSit(seat),
-            "aria-label": t("table.sit_at", { n: seat }) }, t("table.sit"))
-          : h("span", { class: "empty-label" }, t("table.empty"))));
-      continue;
-    }
-    const classes = ["seat"];
-    if (seat === table.you) classes.push("me");
-    if (hand && hand.toAct === seat && hand.street !== "over") classes.push("to-act");
-    if (p?.folded) classes.push("folded");
-    if (s.sitting_out) classes.push("out");
-    if (winners.has(seat)) classes.push("winner");
-    if (p?.allIn) classes.push("all-in");
-    const stack = p ? p.stack : s.stack;
-    let status = "";
-    if (winners.has(seat)) status = t("seat.wins", { n: chips(winners.get(seat)) });
-    else if (p?.shown) status = handDescription(p.shown);
-    else if (p?.last) status = t(p.last.key, fmt(p.last.params));
-    else if (s.sitting_out) status = t("seat.sitting_out");
-    else if (!s.connected) status = t("seat.away");
-    const cards = h("div", { class: "seat-cards", "aria-hidden": seat === table.you && !replay ? "true" : null });
-    if (p && !p.folded) {
-      if (p.cards && (seat !== table.you || replay || p.shown)) {
-        for (const c of p.cards) {
-          cards.append(h("span", { class: "mini-card", role: "img", "aria-label": c ? cardName(c) : t("card.back"),
-            html: cardSvg(c) }));
-        }
-      } else {
-        for (let k = 0; k < p.count; k += 1) {
-          cards.append(h("span", { class: "mini-card back", "aria-hidden": "true", html: cardSvg(null) }));
-        }
-      }
-    }
-    const blind = hand?.blinds?.[seat];
-    const label = [s.name, t("seat.stack_of", { n: chips(stack) }), status].filter(Boolean).join(", ");
-    felt.append(h("div", { class: classes.join(" "), style, dataset: { seat }, role: "group", "aria-label": label },
-      cards,
-      dealer,
-      h("div", { class: "seat-plate" },
-        h("div", { class: "seat-name" }, s.name, s.bot ? h("span", { class: "tag bot" }, t("seat.bot")) : null),
-        h("div", { class: "seat-stack" }, chips(stack), p?.allIn ? h("span", { class: "tag" }, t("seat.all_in")) : null),
-        h("div", { class: "seat-status" }, status),
-        hand && hand.toAct === seat && hand.street !== "over" && !replay
-          ? h("div", { class: "clock-bar" }, h("span", { class: "clock-fill" })) : null,
-      ),
-    ));
-    if (p && p.wager > 0) {
-      const [bx, by] = position(i, n, 27, 25);
-      felt.append(h("div", { class: "bet", style: `left:${bx}%;top:${by}%`, dataset: { seat } },
-        blind && !p.last?.key?.startsWith("act.") ? h("span", { class: "blind" }, t(`blind.${blind.replace(/ /g, "_")}`)) : null,
-        chips(p.wager)));
-    }
-  }
-  const center = h("div", { class: "center" });
-  if (hand) {
-    const list = pots(hand);
-    const potText = list.length > 1
-      ? list.map((amount, k) => (k === 0 ? t("table.main_pot", { n: chips(amount) }) : t("table.side_pot", { i: k, n: chips(amount) }))).join(" · ")
-      : t("table.pot", { n: chips(hand.pot) });
-    center.append(h("div", { class: "pot", id: "pot" }, potText));
-    center.append(h("div", { class: "street" }, t(`street.${hand.street}`)));
-  } else if (table.carried) {
-    center.append(h("div", { class: "pot" }, t("table.carried", { n: chips(table.carried) })));
-  }
-  if (table.result) center.append(resultBox(table, "result"));
-  felt.append(center);
-}
-
-/** The hand-end summary: shown hands in order, pots and winners. */
-export function resultBox(table, id) {
-  const result = table.result;
-  const box = h("div", { class: "result", id, role: "status" });
-  const hand = table.hand;
-  const name = (seat) => table.seats[seat]?.name || t("seat.number", { n: seat });
-  for (const pot of result.pots) {
-    for (const [seat, amount] of pot.shares) {
-      const desc = hand?.players[seat]?.shown;
-      const potName = result.pots.length > 1
-        ? (pot.index === 0 ? t("result.main") : t("result.side", { i: pot.index })) : t("result.pot");
-      box.append(h("div", { class: "winner-line" },
-        desc
-          ? t("result.wins_with", { who: name(seat), n: chips(amount), pot: potName, desc: handDescription(desc) })
-          : t("result.wins", { who: name(seat), n: chips(amount), pot: potName })));
-    }
-  }
-  if (result.carried) box.append(h("div", {}, t("result.carried", { n: chips(result.carried) })));
-  return box;
-}
+const MY_ACTS = ["Folded", "Checked", "Called", "BetPlaced", "Raised"];
+const CHIP_EVENTS = new Set(["Called", "BetPlaced", "Raised", "Posted", "PotAwarded"]);
+const CARD_EVENTS = new Set(["CardsDealt", "CardsDelivered"]);
 
 export class TableView {
   constructor(app, id) {
@@ -164,21 +41,44 @@ export class TableView {
     this.v = null;
     this.marks = new Set();
     this.autoDraw = false;
-    this.betPre = null;
+    this.betPre = null; // {kind, amount, highest}: the betting pre-action held (R25)
     this.betValue = null;
     this.busy = false;
     this.actionKey = "";
     this.sidePanel = "log";
+    this.menuOpen = false;
+    this.offline = false;
+    this.lastTick = null;
     this.el = h("section", { class: "table-view", "aria-label": t("table.region") });
     this.keys = (ev) => this.onKey(ev);
     document.addEventListener("keydown", this.keys);
     this.ticker = setInterval(() => this.tick(), 200);
+    this.resized = () => this.fit();
+    window.addEventListener("resize", this.resized);
+    this.observer = typeof ResizeObserver === "function" ? new ResizeObserver(() => this.fit()) : null;
+    const topbar = document.querySelector(".topbar");
+    if (topbar) this.observer?.observe(topbar);
+    // Back from another page: the table as it was, and the entries missed meanwhile
+    // (``subscribe`` with ``since``), so the log and the labels are all still there.
+    const kept = app.tableCache?.get(id);
+    if (kept) {
+      this.table = kept.table;
+      this.v = kept.v;
+      this.viewer = kept.viewer;
+      this.restoreMarks();
+    }
   }
 
   destroy() {
     document.removeEventListener("keydown", this.keys);
+    window.removeEventListener("resize", this.resized);
+    this.observer?.disconnect();
     clearInterval(this.ticker);
     document.title = t("app.title");
+    if (this.table && this.v !== null) {
+      this.app.tableCache ??= new Map();
+      this.app.tableCache.set(this.id, { table: this.table, v: this.v, viewer: this.viewer });
+    }
     // A seated player keeps watching (the server would count them away); a
     // spectator stops.
     if (!this.table?.you || this.table.finished) this.app.socket.send({ type: "unsubscribe", table: this.id });
@@ -193,33 +93,35 @@ export class TableView {
       message.since = this.v;
       message.epoch = this.table.epoch;
     }
+    this.replaying = "since" in message; // (missed entries: no sounds for the past)
     this.app.socket.send(message).then((reply) => {
+      this.replaying = false;
       this.subscribed = reply.detail ?? null; // {replayed: n} or {snapshot: true}
-      if (reply.type === "error") this.app.toast(errorText(reply), "error");
+      if (reply.type === "error" && reply.code !== "offline") this.app.toast(errorText(reply), "error");
+      if (reply.type === "ok") this.setOffline(false);
     });
+  }
+
+  /** Ask the server for the table as it is now (after sitting down). */
+  resnapshot() {
+    this.app.socket.send({ type: "subscribe", table: this.id });
+  }
+
+  /** The app's connection changed: over the table, say so and hold everything. */
+  onStatus(status) {
+    if (status !== "online") this.setOffline(true);
+  }
+
+  setOffline(on) {
+    if (!this.table || this.offline === on) return;
+    this.offline = on;
+    this.render();
   }
 
   onMessage(message) {
     if (message.table !== this.id) return;
     if (message.type === "snapshot") {
-      const myName = this.app.me?.name ?? null;
-      this.viewer = this.app.me?.id ?? null;
-      this.table = fromSnapshot(message.state, myName);
-      this.v = message.v;
-      const hand = this.table.hand;
-      const saved = hand ? JSON.parse(sessionStorage.getItem(`dp.marks.${hand.id}`) || "null") : null;
-      this.marks = new Set(saved?.marks ?? []);
-      this.autoDraw = Boolean(saved?.auto) || this.table.preAction?.pre === "draw";
-      if (this.table.preAction?.pre === "draw") {
-        for (const c of this.table.preAction.discard) this.marks.add(c);
-      }
-      this.betPre = ["check_fold", "check", "call_any"].includes(this.table.preAction?.pre)
-        ? this.table.preAction.pre : null;
-      if (this.table.tournament) {
-        this.table.tournament.levels = this.levels ?? null;
-        if (!this.levels) this.fetchLevels();
-      }
-      this.render();
+      this.onSnapshot(message);
       return;
     }
     if (message.type !== "event" || !this.table) return;
@@ -227,6 +129,7 @@ export class TableView {
     this.v = message.v;
     const e = message.event;
     const me = this.table.you;
+    const highestBefore = this.table.hand?.highest ?? 0;
     apply(this.table, e);
     const hand = this.table.hand;
     if (e.type === "HandStarted") {
@@ -234,8 +137,9 @@ export class TableView {
       this.autoDraw = false;
       this.betPre = null;
       this.betValue = null;
+      if (me) this.sendEntropy();
     }
-    if (me && e.seat === me && ["Folded", "Checked", "Called", "BetPlaced", "Raised"].includes(e.type)) {
+    if (me && e.seat === me && MY_ACTS.includes(e.type)) {
       this.table.preAction = null; // the server drops a held pre-action once we act
       this.betPre = null;
     }
@@ -248,22 +152,115 @@ export class TableView {
       this.betPre = null;
       if (this.table.preAction?.pre !== "draw") this.table.preAction = null;
     }
+    if (this.betPre && hand && hand.highest !== highestBefore) this.checkBetPre();
     if (e.type === "PreActionCancelled") {
-      this.betPre = null;
       if (e.pre === "draw") this.autoDraw = false;
+      else this.betPre = null;
     }
     if (e.type === "Legal") this.betValue = null;
-    if ((e.type === "SatOut" || e.type === "SatIn") && e.seat === me) this.sitOutPending = false;
+    if (e.type === "SeatOffered") seatctl.offerDialog(this);
     if (hand && e.type === "HandEnded") this.app.refreshMe();
     if (e.type === "LevelStarted") this.fetchLevels(); // the next level's blinds and time
     if (e.type === "Finished") this.flash = null; // the place says it all (app.js tells the app)
     if (e.type === "TournamentFinished") this.app.refreshMe(); // the prizes are paid
+    this.sounds(e);
+    if (e.type === "Chat" && !this.replaying && e.name !== this.app.me?.name && !this.chatInSight()) {
+      this.app.toast(`${e.name}: ${e.text}`, "chat"); // (a phone: the chat is below the table)
+    }
     if (e.type === "Moved") {
       this.moveTo(e);
       return;
     }
     this.syncDrawPre();
+    this.scheduleRender();
+  }
+
+  /** Whether the chat panel is on the screen (a phone has it below the table). */
+  chatInSight() {
+    const side = this.el.querySelector(".side");
+    if (!side) return false;
+    const box = side.getBoundingClientRect();
+    return box.top < window.innerHeight && box.bottom > 0 && this.sidePanel === "chat";
+  }
+
+  /** One render per frame however many entries arrive (a busy table sends many);
+   * in a hidden tab a few times a second, so the title still says "Your turn". */
+  scheduleRender() {
+    if (this.renderPending) return;
+    this.renderPending = true;
+    const run = () => {
+      this.renderPending = false;
+      if (this.el.isConnected) this.render();
+    };
+    if (document.hidden) setTimeout(run, 150);
+    else requestAnimationFrame(run);
+  }
+
+  onSnapshot(message) {
+    const previous = this.table;
+    const myName = this.app.me?.name ?? null;
+    this.viewer = this.app.me?.id ?? null;
+    const table = fromSnapshot(message.state, myName);
+    if (previous && previous.id === table.id) {
+      if (!Array.isArray(message.state.chat)) table.chat = previous.chat;
+      for (const [seat, s] of Object.entries(table.seats)) {
+        // What an older server's seats do not say yet (how the seat comes in).
+        const before = previous.seats[seat];
+        if (before && before.name === s.name && !("waiting" in s) && "waiting" in before) s.waiting = before.waiting;
+      }
+      if (!Array.isArray(message.state.story) && previous.epoch === table.epoch) {
+        // An older server sends no story: keep what this page saw.
+        table.log = previous.log;
+        table.lastResult ??= previous.lastResult;
+        const before = previous.hand;
+        if (before && table.hand && before.id === table.hand.id) {
+          table.hand.blinds = before.blinds;
+          for (const [seat, p] of Object.entries(table.hand.players)) {
+            const q = before.players[seat];
+            if (!q) continue;
+            p.last = q.last;
+            if (p.drew === null || p.drew === undefined) p.drew = q.drew;
+            p.penalized = Boolean(p.penalized || q.penalized);
+            table.hand.myHand ??= before.myHand;
+          }
+          table.result ??= previous.result;
+        }
+      }
+    }
+    this.table = table;
+    this.v = message.v;
+    this.restoreMarks();
+    if (table.tournament) {
+      table.tournament.levels = this.levels ?? null;
+      if (!this.levels) this.fetchLevels();
+    }
+    this.setOffline(false);
     this.render();
+    if (table.offer && table.offer.until > Date.now()) seatctl.offerDialog(this); // (held for me)
+  }
+
+  /** The marked cards (kept per hand in this tab) and the pre-actions the server holds. */
+  restoreMarks() {
+    const table = this.table;
+    const hand = table.hand;
+    const saved = hand ? JSON.parse(sessionStorage.getItem(`dp.marks.${hand.id}`) || "null") : null;
+    this.marks = new Set(saved?.marks ?? []);
+    this.autoDraw = Boolean(saved?.auto) || table.preAction?.pre === "draw";
+    if (table.preAction?.pre === "draw") {
+      for (const c of table.preAction.discard) this.marks.add(c);
+    }
+    const pre = table.preAction?.pre;
+    this.betPre = ["check_fold", "check", "call", "call_any", "fold_any"].includes(pre)
+      ? { kind: pre, amount: table.preAction.amount ?? facing(table).owe, highest: hand?.highest ?? 0 } : null;
+  }
+
+  sounds(e) {
+    if (this.replaying) return;
+    const me = this.table.you;
+    if (e.type === "Turn" && me && e.seat === me) play("turn");
+    else if (CARD_EVENTS.has(e.type) || (e.type === "CardsReceived" && e.seat === me)) play("card");
+    else if (CHIP_EVENTS.has(e.type)) play("chips");
+    if (this.table.notice?.sound) play(this.table.notice.sound);
   }
 
   // --------------------------------------------------------- tournaments
@@ -294,11 +291,17 @@ export class TableView {
     location.hash = `#/table/${encodeURIComponent(e.table)}`;
   }
 
-  send(message) {
+  /** A fresh random text of ours for the next hand's deck seed (docs/fairness.md). */
+  sendEntropy() {
+    if (!globalThis.crypto?.getRandomValues) return;
+    const bytes = crypto.getRandomValues(new Uint8Array(16));
+    const text = [...bytes].map((b) => b.toString(16).padStart(2, "0")).join("");
+    this.send({ type: "entropy", text }, { quiet: true });
+  }
+
+  send(message, { quiet = false } = {}) {
     return this.app.socket.send({ table: this.id, ...message }).then((reply) => {
-      if (reply.type === "error") {
-        this.app.toast(errorText(reply), "error");
-      }
+      if (reply.type === "error" && !quiet) this.app.toast(errorText(reply), "error");
       return reply;
     });
   }
@@ -311,6 +314,11 @@ export class TableView {
     return table.hand.players[table.you] ?? null;
   }
 
+  inHand() {
+    const p = this.mine();
+    return Boolean(p && this.table.hand.street !== "over");
+  }
+
   canMark() {
     const p = this.mine();
     const hand = this.table?.hand;
@@ -320,7 +328,7 @@ export class TableView {
   myLegal() {
     const hand = this.table?.hand;
     const legal = hand?.legal;
-    if (!legal || legal.seat !== this.table.you || hand.toAct !== this.table.you) return null;
+    if (this.offline || !legal || legal.seat !== this.table.you || hand.toAct !== this.table.you) return null;
     return legal;
   }
 
@@ -334,7 +342,7 @@ export class TableView {
   /** R25: keep the server's held draw in step with the marked cards. */
   syncDrawPre(force = false) {
     const hand = this.table?.hand;
-    if (!this.autoDraw || !this.canMark() || this.betPre) return;
+    if (!this.autoDraw || !this.canMark()) return;
     if (hand.street === "pre-draw" && this.myLegal()) return; // betting first
     const discard = [...this.marks];
     const held = this.table.preAction;
@@ -360,6 +368,15 @@ export class TableView {
     this.render();
   }
 
+  /** Mark exactly ``cards`` (a practice table's suggested discard). */
+  markCards(cards) {
+    if (!this.canMark()) return;
+    this.marks = new Set(cards.filter((c) => this.mine()?.cards?.includes(c)));
+    this.saveMarks();
+    this.syncDrawPre();
+    this.render();
+  }
+
   setAutoDraw(on) {
     this.autoDraw = on;
     this.saveMarks();
@@ -372,19 +389,36 @@ export class TableView {
     this.render();
   }
 
-  setBetPre(kind) {
+  /** Tick or untick a betting pre-action (``amount``: the call it was made for). */
+  setBetPre(kind, amount = 0) {
     const hand = this.table.hand;
-    this.betPre = this.betPre === kind ? null : kind;
+    const off = this.betPre?.kind === kind;
+    this.betPre = off ? null : { kind, amount, highest: hand.highest };
     if (this.betPre) {
-      this.table.preAction = { pre: this.betPre, discard: [] };
-      this.send({ type: "pre_action", hand_id: hand.id, pre: this.betPre }).then((reply) => {
-        if (reply.type === "error") this.betPre = null;
+      this.send({ type: "pre_action", hand_id: hand.id, pre: kind }).then((reply) => {
+        if (reply.type === "error" && this.betPre?.kind === kind) {
+          this.betPre = null;
+          this.render();
+        }
       });
     } else {
-      this.table.preAction = null;
-      this.send({ type: "pre_action", hand_id: hand.id, pre: "clear" }).then(() => this.syncDrawPre());
+      this.send({ type: "pre_action", hand_id: hand.id, pre: "clear" }).then(() => this.syncDrawPre(true));
     }
     this.render();
+  }
+
+  /** The bet changed while a pre-action waits: "call 4" and "check" no longer apply
+   * (the server cancels them at the turn; the box is unticked now). */
+  checkBetPre() {
+    const pre = this.betPre;
+    const hand = this.table.hand;
+    if (!pre || !hand) return;
+    const stale = (pre.kind === "call" && facing(this.table).owe !== pre.amount)
+      || (["check", "check_fold"].includes(pre.kind) && hand.highest !== pre.highest);
+    if (stale) {
+      this.betPre = null;
+      this.app.toast(t("notice.pre_cancelled"));
+    }
   }
 
   // ------------------------------------------------------------- acting
@@ -411,96 +445,8 @@ export class TableView {
     this.render();
   }
 
-  async sitDialog(seat) {
-    if (!(await this.app.requireAccount())) return;
-    const table = this.table;
-    const dialog = clear(document.getElementById("dialog"));
-    const max = Math.min(table.maxBuyIn, this.app.me?.balance ?? table.maxBuyIn);
-    const value = Math.max(table.minBuyIn, max);
-    const input = h("input", { type: "number", id: "buyin-amount", min: table.minBuyIn, max: table.maxBuyIn, value, step: 1 });
-    const range = h("input", { type: "range", id: "buyin-range", min: table.minBuyIn, max: table.maxBuyIn, value, step: 1,
-      "aria-label": t("table.buy_in") });
-    range.addEventListener("input", () => { input.value = range.value; });
-    input.addEventListener("input", () => { range.value = input.value; });
-    const error = h("p", { class: "error", role: "alert" });
-    const post = h("input", { type: "checkbox", id: "buyin-post", checked: true });
-    const form = h("form", { method: "dialog", onsubmit: async (ev) => {
-      ev.preventDefault();
-      const reply = await this.app.socket.send({
-        type: "sit", table: this.id, seat, buy_in: Number(input.value), post: post.checked,
-      });
-      if (reply.type === "error") {
-        error.textContent = errorText(reply);
-        return;
-      }
-      dialog.close("ok");
-      this.table.you = seat;
-      this.table.myName = this.app.me?.name ?? null;
-      this.render();
-      this.app.refreshMe();
-    } },
-    h("h2", {}, t("table.sit_title", { n: seat })),
-    h("p", {}, t("table.buy_in_range", { min: chips(table.minBuyIn), max: chips(table.maxBuyIn) })),
-    h("label", {}, t("table.buy_in"), input), range,
-    table.italian ? null : h("label", { class: "check" }, post, t("table.post_now")),
-    error,
-    h("div", { class: "row" },
-      h("button", { class: "btn primary", type: "submit", id: "buyin-submit" }, t("table.sit_down")),
-      h("button", { class: "btn", type: "button", onclick: () => dialog.close("cancel") }, t("common.cancel"))));
-    dialog.append(form);
-    dialog.showModal();
-  }
-
-  async topUpDialog() {
-    const table = this.table;
-    const s = table.seats[table.you];
-    if (!s) return;
-    const dialog = clear(document.getElementById("dialog"));
-    const room = Math.max(0, table.maxBuyIn - s.stack);
-    const input = h("input", { type: "number", id: "topup-amount", min: 1, max: room, value: room, step: 1 });
-    const error = h("p", { class: "error", role: "alert" });
-    dialog.append(h("form", { method: "dialog", onsubmit: async (ev) => {
-      ev.preventDefault();
-      const reply = await this.app.socket.send({ type: "top_up", table: this.id, amount: Number(input.value) });
-      if (reply.type === "error") {
-        error.textContent = errorText(reply);
-        return;
-      }
-      dialog.close("ok");
-      if (reply.detail?.pending) this.app.toast(t("table.topup_pending", { n: chips(reply.detail.pending) }));
-      this.app.refreshMe();
-    } },
-    h("h2", {}, t("table.top_up")),
-    h("p", {}, t("table.topup_room", { n: chips(room) })),
-    h("label", {}, t("table.amount"), input), error,
-    h("div", { class: "row" },
-      h("button", { class: "btn primary", type: "submit", id: "topup-submit" }, t("table.top_up")),
-      h("button", { class: "btn", type: "button", onclick: () => dialog.close("cancel") }, t("common.cancel")))));
-    dialog.showModal();
-  }
-
-  async sitOut() {
-    const reply = await this.send({ type: "sit_out" });
-    const me = this.table.seats[this.table.you];
-    if (reply.type === "ok" && me && !me.sitting_out) {
-      this.sitOutPending = true; // the room sits us out when this hand is over
-      this.app.toast(t("table.sit_out_next"));
-    }
-    this.render();
-  }
-
-  async sitIn() {
-    const reply = await this.send({ type: "sit_in", post: true });
-    if (reply.type === "ok") this.sitOutPending = false;
-    this.render();
-  }
-
-  async leave() {
-    const reply = await this.send({ type: "leave" });
-    if (reply.type === "ok") {
-      this.app.toast(reply.detail?.leaving ? t("table.leaving") : t("table.left"));
-      this.app.refreshMe();
-    }
+  sitDialog(seat) {
+    return seatctl.sitDialog(this, seat);
   }
 
   // ------------------------------------------------------------- render
@@ -513,34 +459,56 @@ export class TableView {
     }
     const table = this.table;
     if (!el.querySelector(".felt")) this.build();
-    const me = table.seats[table.you];
-    el.querySelector(".table-title").textContent = `${table.name}`;
-    el.querySelector(".table-rules").textContent = table.rules;
-    const bar = clear(el.querySelector(".table-buttons"));
-    if (table.tournament) {
-      bar.append(h("a", { class: "btn small", id: "tour-lobby-link",
-        href: `#/tournament/${encodeURIComponent(table.tournament.id)}` }, t("tour.lobby")));
-    } else if (me) {
-      bar.append(
-        me.sitting_out || this.sitOutPending
-          ? h("button", { class: "btn small", id: "sit-in", onclick: () => this.sitIn() }, t("table.sit_in"))
-          : h("button", { class: "btn small", id: "sit-out", onclick: () => this.sitOut() }, t("table.sit_out")),
-        h("button", { class: "btn small", id: "top-up", onclick: () => this.topUpDialog() }, t("table.top_up")),
-        h("button", { class: "btn small danger", id: "leave", onclick: () => this.leave() }, t("table.leave")),
-      );
-    }
-    renderFelt(el.querySelector(".felt"), table, { onSit: table.tournament ? null : (seat) => this.sitDialog(seat) });
+    this.renderBar();
+    const felt = el.querySelector(".felt");
+    renderFelt(felt, table, {
+      onSit: table.tournament ? null : (seat) => this.sitDialog(seat),
+      onNotes: this.app.me ? (name) => notesDialog(this.app.me, name, () => this.render()) : null,
+      me: this.app.me,
+    });
     this.renderTournament();
     this.renderHand();
-    this.renderActions();
+    renderActions(this);
     this.renderSide();
+    this.renderOffline();
     const mine = Boolean(this.myLegal());
-    document.title = mine ? `● ${t("title.your_turn")} — ${table.name}` : `${table.name} — drawpoker`;
+    const title = this.title();
+    document.title = mine ? `● ${t("title.your_turn")} — ${title}` : `${title} — drawpoker`;
     if (table.notice) {
-      this.app.toast(t(table.notice.key, { text: table.notice.text ?? "" }));
+      const params = fmt({ text: table.notice.text ?? "", ...(table.notice.params ?? {}) });
+      this.app.toast(t(table.notice.key, params), table.notice.kind ?? (table.notice.key === "notice.penalized" ? "warn" : "info"));
       table.notice = null;
     }
+    this.fit();
     this.tick();
+  }
+
+  title() {
+    const table = this.table;
+    return table.tournament ? tournamentTableTitle(table.tournament) : tableName(table.facts, table.id, table.name);
+  }
+
+  details() {
+    const table = this.table;
+    if (!table.tournament) return tableDetails(table.facts);
+    return `${gameName(table.facts)} · ${structureName(table.facts.structure)} · ${blindsText(table.facts)}`;
+  }
+
+  /** The play area's height: the window's, minus what is above it. */
+  fit() {
+    const play = this.el.querySelector(".play");
+    if (!play || !this.el.isConnected) return;
+    const top = Math.round(play.getBoundingClientRect().top + window.scrollY);
+    if (top !== this.playTop) {
+      this.playTop = top;
+      this.el.style.setProperty("--play-top", `${top}px`);
+    }
+    const felt = this.el.querySelector(".felt");
+    const size = `${felt.clientWidth}x${felt.clientHeight}`;
+    if (size !== this.feltSize) {
+      this.feltSize = size;
+      layoutFelt(felt);
+    }
   }
 
   build() {
@@ -549,23 +517,27 @@ export class TableView {
     const el = clear(this.el);
     el.append(
       h("div", { class: "table-bar" },
-        h("a", { class: "btn small ghost back", href: "#/lobby" }, "← ", h("span", { class: "label", "data-t": "nav.lobby" }, t("nav.lobby"))),
-        h("div", { class: "table-id" }, h("h1", { class: "table-title" }), h("span", { class: "table-rules" })),
-        h("div", { class: "table-buttons" })),
+        h("a", { class: "btn small ghost back", href: "#/lobby" }, "← ", h("span", { class: "label" }, t("nav.lobby"))),
+        h("div", { class: "table-id" }, h("h1", { class: "table-title", id: "table-title" }),
+          h("span", { class: "table-rules", id: "table-rules" })),
+        h("button", { class: "btn small menu-toggle", id: "table-menu-btn", type: "button", "aria-expanded": "false",
+          "aria-controls": "table-controls", onclick: () => this.toggleMenu() }),
+        h("div", { class: "table-controls", id: "table-controls" })),
       h("div", { class: "tour-bar", id: "tour-bar", role: "status" }),
-      h("div", { class: "flash", id: "flash", role: "alert" }),
-      h("div", { class: "tour-finished", id: "finished", "aria-live": "assertive" }),
       h("div", { class: "table-layout" },
         h("div", { class: "play" },
-          h("div", { class: "felt", role: "region", "aria-label": t("table.region") }),
+          h("div", { class: "stage" },
+            h("div", { class: "felt", role: "region", "aria-label": t("table.felt") }),
+            h("div", { class: "flash", id: "flash", role: "alert" }),
+            h("div", { class: "tour-finished", id: "finished", "aria-live": "assertive" })),
           h("div", { class: "my-hand", id: "my-hand", role: "group", "aria-label": t("table.your_cards") }),
           h("div", { class: "actions", id: "actions", "aria-live": "polite" })),
-        h("aside", { class: "side" },
+        h("div", { class: "side", role: "region", "aria-label": t("side.region") },
           h("div", { class: "side-tabs", role: "tablist" },
             h("button", { role: "tab", class: "tab", id: "side-log", onclick: () => { this.sidePanel = "log"; this.renderSide(); } }),
             h("button", { role: "tab", class: "tab", id: "side-chat", onclick: () => { this.sidePanel = "chat"; this.renderSide(); } })),
           h("div", { class: "last-hand", id: "last-hand" }),
-          h("ol", { class: "log", id: "log", "aria-live": "polite" }),
+          h("ol", { class: "log", id: "log", "aria-live": "polite", tabindex: "0" }),
           h("div", { class: "chat", id: "chat" },
             h("ol", { class: "chat-lines", id: "chat-lines" }),
             h("form", { class: "chat-form", onsubmit: (ev) => {
@@ -576,240 +548,39 @@ export class TableView {
               this.send({ type: "chat", text: text.slice(0, 280) });
               input.value = "";
             } }, h("input", { id: "chat-input", maxlength: 280, autocomplete: "off" }),
-            h("button", { class: "btn small", type: "submit", id: "chat-send" }))))),
+            h("button", { class: "btn small", type: "submit", id: "chat-send" })))),
+        h("div", { class: "offline-cover", id: "offline", role: "alert", hidden: true })),
     );
+    const stage = el.querySelector(".felt");
+    this.observer?.observe(stage);
+    this.observer?.observe(el.querySelector(".table-bar"));
   }
 
-  /** The tournament line (level, blinds, next level, players left), the moved
-   * message and the finishing place. */
+  toggleMenu(open = !this.menuOpen) {
+    this.menuOpen = open;
+    this.renderBar();
+    this.fit();
+  }
+
+  /** The title, the details and the table's controls (a menu on a phone). */
+  renderBar() {
+    const el = this.el;
+    el.querySelector("#table-title").textContent = this.title();
+    el.querySelector("#table-rules").textContent = this.details();
+    el.querySelector(".back .label").textContent = t("nav.lobby");
+    seatctl.renderControls(this, el.querySelector("#table-controls"));
+  }
+
   renderTournament() {
-    const table = this.table;
-    const bar = this.el.querySelector("#tour-bar");
-    if (!table || !bar) return;
-    const tour = table.tournament;
-    bar.hidden = !tour;
-    const flash = clear(this.el.querySelector("#flash"));
-    if (!this.flash && this.app.flash) {
-      this.flash = this.app.flash;
-      this.app.flash = null;
-      const shown = this.flash;
-      setTimeout(() => {
-        if (this.flash === shown) {
-          this.flash = null;
-          this.renderTournament();
-        }
-      }, 20000);
-    }
-    const message = this.flash;
-    flash.hidden = !message;
-    if (message) {
-      flash.append(h("span", {}, t(message.key, message.params)),
-        h("button", { class: "btn small ghost", "aria-label": t("common.close"),
-          onclick: () => { this.flash = null; this.renderTournament(); } }, "×"));
-    }
-    this.renderFinished();
-    if (!tour) return;
-    const blinds = (l) => (l.ante ? t("tour.blinds_ante", { sb: chips(l.small_blind), bb: chips(l.big_blind),
-      ante: chips(l.ante) }) : t("tour.blinds", { sb: chips(l.small_blind), bb: chips(l.big_blind) }));
-    const level = tour.level;
-    const next = tour.next_level;
-    clear(bar).append(...[
-      h("span", { class: "tour-name" }, tour.name ?? "", " · ", t("tour.table_no", { n: tour.table_no })),
-      level ? h("span", { class: "tour-level", id: "tour-level" },
-        h("strong", {}, t("tour.level_n", { n: level.level })), " ", blinds(level)) : null,
-      next ? h("span", { class: "tour-next", id: "tour-next" }, t("tour.next_level"), " ", blinds(next)) : null,
-      tour.levelEnds ? h("span", { class: "tour-clock" }, t("tour.next_in"), " ",
-        h("span", { id: "tour-next-in", role: "timer" }, duration((tour.levelEnds - Date.now()) / 1000))) : null,
-      typeof tour.players_left === "number"
-        ? h("span", { class: "tour-left", id: "tour-left" },
-          t("tour.players_left", { n: tour.players_left, of: tour.entries ?? tour.players_left }))
-        : null,
-    ].filter(Boolean));
+    renderTournament(this);
   }
 
-  renderFinished() {
-    const box = clear(this.el.querySelector("#finished"));
-    const done = this.table?.finished;
-    box.hidden = !done;
-    if (!done) return;
-    const won = done.places[0] === 1;
-    box.append(
-      h("h2", { id: "finished-place" }, won ? t("tour.you_won") : t("tour.you_finished", { place: places(done.places) })),
-      h("p", { id: "finished-prize" }, done.prize ? t("tour.your_prize", { n: chips(done.prize) }) : t("tour.no_prize")),
-      h("a", { class: "btn primary", id: "finished-back", href: `#/tournament/${encodeURIComponent(done.tournament)}` },
-        t("tour.back_to_lobby")),
-    );
+  waitingHint() {
+    return waitingHint(this);
   }
 
   renderHand() {
-    const table = this.table;
-    const p = this.mine();
-    // Rebuild only when something shown changes, so a tap is never lost to a redraw.
-    const key = JSON.stringify([table.you, p?.cards, p?.folded, p?.shown, p?.fresh, [...this.marks],
-      this.canMark(), document.documentElement.lang, table.maxSeats, Object.keys(table.seats).length]);
-    if (key === this.handKey) return;
-    this.handKey = key;
-    const box = clear(this.el.querySelector("#my-hand"));
-    box.setAttribute("aria-label", t("table.your_cards"));
-    if (!table.you && table.tournament) {
-      box.append(h("div", { class: "hint" }, table.finished ? t("tour.out_hint") : t("tour.spectating")));
-      return;
-    }
-    if (!table.you) {
-      box.append(h("div", { class: "hint" }, t("table.spectating")),
-        h("button", { class: "btn primary", id: "take-seat", onclick: () => {
-          const free = [...Array(table.maxSeats).keys()].map((k) => k + 1).find((s) => !table.seats[s]);
-          if (free) this.sitDialog(free);
-        } }, t("table.take_seat")));
-      return;
-    }
-    if (!p || !p.cards || p.folded) {
-      box.append(h("div", { class: "hint" }, p?.folded ? t("table.you_folded") : t("table.wait_next")));
-      return;
-    }
-    const markable = this.canMark();
-    p.cards.forEach((card, k) => {
-      const marked = card && this.marks.has(card);
-      const fresh = card && p.fresh?.includes(card);
-      const label = card ? cardName(card) : t("card.coming");
-      const button = h("button", {
-        class: `card${marked ? " marked" : ""}${fresh ? " fresh" : ""}`,
-        dataset: { card: card ?? "", index: k },
-        "aria-pressed": markable ? String(Boolean(marked)) : null,
-        "aria-label": marked ? t("card.marked", { card: label }) : label,
-        title: markable ? `${k + 1}: ${t("table.tap_to_mark")}` : label,
-        disabled: !markable || !card,
-        onclick: () => this.toggleMark(card),
-        html: cardSvg(card),
-      });
-      box.append(button);
-    });
-    if (p.shown) box.append(h("div", { class: "my-desc" }, handDescription(p.shown)));
-  }
-
-  renderActions() {
-    const box = this.el.querySelector("#actions");
-    const table = this.table;
-    const hand = table.hand;
-    const p = this.mine();
-    const legal = this.myLegal();
-    const key = JSON.stringify([legal, [...this.marks], this.autoDraw, this.betPre, this.busy, hand?.street,
-      hand?.toAct, p?.drew, p?.folded, hand?.highest, p?.wager, document.documentElement.lang, Boolean(p)]);
-    if (key === this.actionKey) return;
-    this.actionKey = key;
-    clear(box);
-    const clock = h("div", { class: "clock", id: "clock", role: "timer" }, h("span", { class: "clock-text" }),
-      h("span", { class: "clock-track" }, h("span", { class: "clock-fill" })));
-    if (!p || p.folded || !hand || hand.street === "over" || hand.street === "showdown") {
-      if (hand && hand.toAct && hand.street !== "over") box.append(clock);
-      return;
-    }
-    if (legal && legal.draw && this.autoDraw && table.preAction?.pre === "draw") {
-      // The held draw (R25) is on its way: the server carries it out now.
-      box.append(clock, h("p", { class: "hint", id: "auto-drawing" },
-        this.marks.size ? tn("table.auto_discarding", this.marks.size) : t("table.auto_standing")));
-      return;
-    }
-    if (legal && legal.draw) {
-      const n = this.marks.size;
-      box.append(
-        clock,
-        h("div", { class: "buttons" },
-          h("button", { class: "btn big", id: "stand-pat", disabled: this.busy, "aria-keyshortcuts": "S",
-            onclick: () => this.draw([]) }, t("action.stand_pat")),
-          h("button", { class: "btn big primary", id: "discard", disabled: this.busy || n === 0, "aria-keyshortcuts": "D",
-            onclick: () => this.draw([...this.marks]) }, tn("action.discard", n))),
-        h("p", { class: "hint" }, t("table.draw_hint")),
-      );
-      return;
-    }
-    const autoDraw = () => h("label", { class: "check auto-draw" },
-      h("input", { type: "checkbox", id: "pre-draw", checked: this.autoDraw, "aria-keyshortcuts": "A",
-        onchange: (ev) => this.setAutoDraw(ev.target.checked) }),
-      this.marks.size ? tn("pre.draw", this.marks.size) : t("pre.draw_pat"));
-    if (legal) {
-      box.append(clock, this.bettingButtons(legal));
-      if (this.canMark()) box.append(h("div", { class: "pre-actions" }, autoDraw()));
-      box.append(h("p", { class: "hint time-bank", id: "time-bank" }));
-      box.append(h("p", { class: "hint keys" }, t("table.keys")));
-    } else {
-      if (hand.toAct) box.append(clock);
-      const pre = h("div", { class: "pre-actions", role: "group", "aria-label": t("pre.title") });
-      const betting = hand.street === "pre-draw" || hand.street === "post-draw";
-      if (betting && !p.allIn) {
-        const facing = hand.highest > p.wager;
-        const option = (kind) => h("label", { class: "check" },
-          h("input", { type: "checkbox", id: `pre-${kind}`, checked: this.betPre === kind,
-            onchange: () => this.setBetPre(kind) }), t(`pre.${kind}`));
-        pre.append(option("check_fold"));
-        if (!facing) pre.append(option("check"));
-        pre.append(option("call_any"));
-      }
-      if (this.canMark()) pre.append(autoDraw());
-      box.append(pre);
-      if (this.canMark()) box.append(h("p", { class: "hint" }, t("table.mark_hint")));
-      else if (p.drew !== null && hand.street !== "pre-draw") box.append(h("p", { class: "hint" }, t("table.marking_over")));
-    }
-  }
-
-  bettingButtons(legal) {
-    const table = this.table;
-    const hand = table.hand;
-    const wrap = h("div", { class: "buttons" });
-    const disabled = this.busy;
-    if (legal.fold) {
-      wrap.append(h("button", { class: "btn big danger", id: "fold", disabled, "aria-keyshortcuts": "F",
-        onclick: () => this.act("fold") }, t("action.fold")));
-    }
-    // Italian game: before anyone opens, a check is a pass (with or without openers).
-    const passing = table.italian && hand.street === "pre-draw";
-    if (legal.check) {
-      wrap.append(h("button", { class: "btn big", id: "check", disabled, "aria-keyshortcuts": "C",
-        onclick: () => this.act("check") }, passing ? t("action.pass") : t("action.check")));
-    }
-    if (legal.call) {
-      wrap.append(h("button", { class: "btn big", id: "call", disabled, "aria-keyshortcuts": "C",
-        onclick: () => this.act("call") },
-      legal.call_all_in ? t("action.call_all_in", { n: chips(legal.call) }) : t("action.call", { n: chips(legal.call) })));
-    }
-    if (legal.max_to > 0) {
-      const kind = legal.bet_label === "raise" ? "raise" : "bet";
-      const labelKey = `action.${legal.bet_label || "bet"}`;
-      if (legal.min_to === legal.max_to) {
-        wrap.append(h("button", { class: "btn big primary", id: "bet", disabled, "aria-keyshortcuts": "R",
-          onclick: () => this.act(kind, legal.min_to) }, t(labelKey, { n: chips(legal.min_to) })));
-        return wrap;
-      }
-      if (this.betValue === null) this.betValue = legal.min_to;
-      const clamp = (v) => Math.max(legal.min_to, Math.min(legal.max_to, Math.round(v)));
-      const button = h("button", { class: "btn big primary", id: "bet", disabled, "aria-keyshortcuts": "R",
-        onclick: () => this.act(kind, clamp(Number(input.value))) }, t(labelKey, { n: chips(this.betValue) }));
-      const update = (v) => {
-        this.betValue = clamp(v);
-        input.value = this.betValue;
-        range.value = this.betValue;
-        button.textContent = t(labelKey, { n: chips(this.betValue) });
-      };
-      const range = h("input", { type: "range", id: "bet-range", min: legal.min_to, max: legal.max_to, step: 1,
-        value: this.betValue, "aria-label": t("action.amount") });
-      const input = h("input", { type: "number", id: "bet-amount", min: legal.min_to, max: legal.max_to, step: 1,
-        value: this.betValue, "aria-label": t("action.amount") });
-      range.addEventListener("input", () => update(Number(range.value)));
-      input.addEventListener("change", () => update(Number(input.value)));
-      const me = hand.players[table.you];
-      const potAfterCall = hand.pot + legal.call;
-      const presets = h("div", { class: "presets" });
-      for (const [labelKeyPreset, fraction] of [["preset.half", 0.5], ["preset.three_quarters", 0.75], ["preset.pot", 1]]) {
-        const to = hand.highest + fraction * potAfterCall;
-        presets.append(h("button", { class: "btn small preset", type: "button", onclick: () => update(to),
-          disabled: to < legal.min_to && fraction < 1 }, t(labelKeyPreset)));
-      }
-      presets.append(h("button", { class: "btn small preset", type: "button", id: "preset-max",
-        onclick: () => update(legal.max_to) }, legal.max_to >= (me?.stack ?? 0) + (me?.wager ?? 0) ? t("preset.all_in") : t("preset.max")));
-      wrap.append(button);
-      return h("div", { class: "bet-area" }, wrap, h("div", { class: "sizer" }, presets, range, input));
-    }
-    return wrap;
+    renderHand(this);
   }
 
   renderSide() {
@@ -825,32 +596,53 @@ export class TableView {
     el.querySelector("#chat-input").setAttribute("placeholder", t("chat.placeholder"));
     el.querySelector(".side").dataset.panel = this.sidePanel;
     const last = clear(el.querySelector("#last-hand"));
-    const shown = table.result ? table : table.lastResult ? { ...table, result: table.lastResult } : null;
-    if (shown && shown.result) {
-      last.append(h("h2", {}, t("side.last_hand")), resultBox(shown, "last-result"));
+    const shown = table.result?.pots?.length ? table.result : table.lastResult;
+    if (shown && (shown.pots.length || shown.carried)) {
+      last.append(h("h2", {}, t("side.last_hand")),
+        shown.shown?.length ? showdownPanel(shown, table.you, "last-result") : resultBox(shown, "last-result"));
     }
     const log = clear(el.querySelector("#log"));
-    for (const entry of table.log.slice(-80)) log.append(h("li", { class: entry.cls }, logLine(entry)));
+    for (const entry of table.log.slice(-120)) log.append(h("li", { class: entry.cls }, logLine(entry)));
     log.scrollTop = log.scrollHeight;
     const lines = clear(el.querySelector("#chat-lines"));
     for (const line of table.chat) lines.append(h("li", {}, h("strong", {}, line.name), ": ", line.text));
     lines.scrollTop = lines.scrollHeight;
   }
 
+  /** Offline: a clear cover over the table; nothing can be pressed, no clock runs. */
+  renderOffline() {
+    const cover = this.el.querySelector("#offline");
+    const layout = this.el.querySelector(".table-layout .play");
+    cover.hidden = !this.offline;
+    if (layout) layout.inert = this.offline;
+    clear(cover);
+    if (this.offline) {
+      cover.append(h("div", { class: "offline-box" }, h("span", { class: "spinner", "aria-hidden": "true" }),
+        h("strong", {}, t("offline.title")), h("p", {}, t("offline.text"))));
+    }
+  }
+
   tick() {
     const table = this.table;
     if (!table) return;
-    const left = table.deadline ? Math.max(0, (table.deadline - Date.now()) / 1000) : 0;
+    const hand = table.hand;
+    const mine = Boolean(hand && hand.toAct && hand.toAct === table.you);
+    const left = table.deadline && !this.offline ? Math.max(0, (table.deadline - Date.now()) / 1000) : 0;
     const share = table.clockTotal ? Math.min(1, left / table.clockTotal) : 0;
     for (const fill of this.el.querySelectorAll(".clock-fill")) fill.style.width = `${share * 100}%`;
     const text = this.el.querySelector(".clock-text");
     if (text) {
-      const hand = table.hand;
-      const mine = hand && hand.toAct === table.you;
       const kind = table.clockKind === "draw" ? "clock.draw" : table.clockKind === "bank" ? "clock.bank" : "clock.act";
-      text.textContent = table.deadline
+      text.textContent = table.deadline && !this.offline
         ? t(mine ? `${kind}_you` : kind, { n: Math.ceil(left), who: table.seats[hand?.toAct]?.name ?? "" }) : "";
-      this.el.querySelector(".clock")?.classList.toggle("urgent", left < 5 && Boolean(mine));
+      this.el.querySelector(".clock")?.classList.toggle("urgent", left < 5 && mine);
+    }
+    if (mine && table.deadline && left > 0 && left <= 5 && !this.offline) {
+      const second = Math.ceil(left);
+      if (second !== this.lastTick) {
+        this.lastTick = second;
+        play("tick");
+      }
     }
     const levelClock = this.el.querySelector("#tour-next-in");
     if (levelClock && table.tournament?.levelEnds) {
@@ -858,11 +650,19 @@ export class TableView {
     }
     const me = table.seats[table.you];
     const bank = this.el.querySelector("#time-bank");
-    if (bank && me) bank.textContent = t("clock.bank_left", { n: Math.round(me.time_bank ?? 0) });
+    if (bank) {
+      // One time bank on screen: the countdown while it runs, else the server's figure.
+      const known = typeof me?.time_bank === "number" && table.clockKind !== "bank";
+      bank.hidden = !known;
+      bank.textContent = known ? t("clock.bank_left", { n: Math.ceil(me.time_bank) }) : "";
+    }
+    const dialog = document.getElementById("dialog");
+    if (dialog?.open) tickCountdowns(dialog);
   }
 
   onKey(ev) {
     if (ev.target.closest("input, textarea, select, dialog") || ev.ctrlKey || ev.metaKey || ev.altKey) return;
+    if (this.offline) return;
     const click = (id) => {
       const button = this.el.querySelector(`#${id}`);
       if (button && !button.disabled) {
@@ -887,5 +687,7 @@ export class TableView {
     else if (key === "s") click("stand-pat");
     else if (key === "d") click("discard");
     else if (key === "a") click("pre-draw");
+    else if (key === "o") click("ask-openers");
+    else if (key === "n") click("decline-openers");
   }
 }

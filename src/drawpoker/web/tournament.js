@@ -79,10 +79,15 @@ export async function changeRegistration(app, id, join, name = "") {
   }
   if (join) {
     app.toast(data.status === "running" ? t("tour.starting", { name }) : t("tour.registered_ok", { name }));
-    const watch = await app.watchTournament(id, name);
-    // A sit & go starts the moment it is full: to the table (YourTable may have
-    // been sent before the channel was watched; the subscription names the table).
-    if (data.status === "running" && watch?.table && !location.hash.startsWith("#/table/")) {
+    let watch = await app.watchTournament(id, name);
+    // A sit & go starts the moment it is full: YourTable may have been sent before
+    // the channel was watched, and the configured id may already name the next run.
+    // The run registered for (``tournament``) names my table in its answer.
+    if (!watch?.table && data.tournament && data.tournament !== watch?.instance) {
+      const run = await app.watchTournament(data.tournament, name);
+      if (run?.table) watch = run;
+    }
+    if (watch?.table && !location.hash.startsWith("#/table/")) {
       app.flash = { key: "tour.seated", params: { n: watch.table.match(/-t(\d+)$/)?.[1] ?? "" } };
       location.hash = `#/table/${encodeURIComponent(watch.table)}`;
     }
