@@ -45,3 +45,29 @@ def test_demo_plays_a_hand_with_bots(preset: str, capsys: pytest.CaptureFixture[
     assert "*** SUMMARY ***" in out
     assert out.count("Dealt to ") >= 3
     assert "deck seed " in out
+
+
+def test_the_list_of_commands_needs_no_import_and_says_what_each_module_says() -> None:
+    import argparse
+
+    from drawpoker.cli import COMMANDS, build_parser
+
+    def helps(parser: argparse.ArgumentParser) -> dict[str, str]:
+        action = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+        return {c.dest: str(c.help) for c in action._choices_actions}
+
+    light, full = helps(build_parser(only="")), helps(build_parser())
+    assert light == full == {name: help_text for name, (_m, help_text) in COMMANDS.items()}
+    assert "play" in full
+
+
+def test_top_level_help_lists_play(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        main(["--help"])
+    assert exit_info.value.code == 0
+    out = capsys.readouterr().out
+    assert "play" in out
+    assert "serve" in out
+    with pytest.raises(SystemExit):
+        main(["play", "--help"])
+    assert "--server" in capsys.readouterr().out
