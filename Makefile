@@ -23,6 +23,7 @@ run: native
 lint: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks scripts
 	$(BIN)/ruff format --check src tests benchmarks scripts
+	$(BIN)/lint-imports --no-cache
 
 typecheck: $(STAMP)
 	$(BIN)/mypy
