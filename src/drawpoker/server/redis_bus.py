@@ -55,6 +55,7 @@ LEASE_S = 5.0  # a unit whose owner stops renewing is free after this
 TICK_S = 1.0  # heartbeat, lease renewal, taking free units
 ASK_TIMEOUT_S = 5.0  # an ask unanswered this long: is its owner still holding the unit?
 ASK_LIMIT_S = 30.0  # ... an owner that still holds it (busy) is waited for this long in all
+REDIS_COMMAND_S = 10.0  # one Redis command, connecting included, at most this long
 REDIS_CONNECTIONS = 32  # per process, besides its subscription
 RECONNECT_TRY_S = 5.0  # one try at subscribing again after Redis was lost
 ROUTE_TTL_S = 1.0  # how long a unit's owner is remembered without asking Redis
@@ -152,6 +153,10 @@ class RedisBus:
             max_connections=REDIS_CONNECTIONS,
             timeout=ASK_LIMIT_S,
             health_check_interval=10,
+            # Every command answers or fails in bounded time: a Redis that stalls
+            # or a half-open connection never holds a task (or a shutdown) for ever.
+            socket_timeout=REDIS_COMMAND_S,
+            socket_connect_timeout=REDIS_COMMAND_S,
         )
         self.redis = redis.Redis(connection_pool=pool)
         try:
