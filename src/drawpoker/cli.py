@@ -28,6 +28,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "play random legal hands, checking the engine's invariants",
     ),
     "serve": ("drawpoker.commands.serve", "run the poker room server"),
+    "admin": (
+        "drawpoker.commands.admin",
+        "staff accounts and roles, the audit log (on the server's database)",
+    ),
     "play": ("drawpoker.commands.play", "play on a server in the terminal (a full-screen client)"),
     "odds": ("drawpoker.commands.odds", "exact odds of every keep/discard choice of a hand"),
     "match": ("drawpoker.commands.match", "play bots against each other in a duplicate match"),

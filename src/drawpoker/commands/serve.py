@@ -95,6 +95,12 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         metavar="SECONDS",
         help="time for a request's headers to arrive (default 10)",
     )
+    parser.add_argument(
+        "--metrics-from",
+        default="",
+        metavar="ADDRESSES",
+        help="comma-separated client addresses besides loopback that may read /metrics",
+    )
     parser.set_defaults(handler=run)
 
 
@@ -145,6 +151,7 @@ def _child_argv(args: argparse.Namespace, fd: int) -> list[str]:
     argv += ["--forwarded-allow-ips", args.forwarded_allow_ips]
     argv += ["--max-connections-per-address", str(args.max_connections_per_address)]
     argv += ["--header-timeout", str(args.header_timeout)]
+    argv += ["--metrics-from", args.metrics_from]
     return argv
 
 
@@ -231,6 +238,7 @@ def run(args: argparse.Namespace) -> int:
         bus=bus,
         policy=GuardPolicy(allowed_origins=origins, trusted=trusted),
         limits=Limits(trusted=trusted),
+        metrics_from=[a.strip() for a in args.metrics_from.split(",") if a.strip()],
     )
     # The accept loop takes up to ``backlog`` connections at a time before any is
     # refused: keep that many descriptors free below the cap on open connections.

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, ClassVar
+from typing import Annotated, ClassVar, Literal
 
 import msgspec
 from msgspec import Meta
@@ -23,3 +23,36 @@ class Credentials(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
 
     name: Name
     password: Password
+
+
+Role = Literal["player", "moderator", "operator", "administrator"]
+Reason = Annotated[str, Meta(min_length=1, max_length=500)]
+
+
+class RoleChange(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    """``POST /api/admin/roles`` (administrators): give an account a role, saying why."""
+
+    rules: ClassVar[dict[str, str]] = {
+        "name": Credentials.rules["name"],
+        "role": "a role is player, moderator, operator or administrator",
+        "reason": "a reason is 1 to 500 characters",
+    }
+
+    name: Name
+    role: Role
+    reason: Reason
+
+
+class Adjustment(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    """``POST /api/admin/adjust`` (operators): add chips to a player's balance (take
+    them if ``amount`` is negative) from the house, saying why."""
+
+    rules: ClassVar[dict[str, str]] = {
+        "name": Credentials.rules["name"],
+        "amount": "an amount is a whole number of chips, not 0, at most 1,000,000,000 either way",
+        "reason": "a reason is 1 to 500 characters",
+    }
+
+    name: Annotated[str, Meta(min_length=1, max_length=32)]
+    amount: Annotated[int, Meta(ge=-1_000_000_000, le=1_000_000_000)]
+    reason: Reason

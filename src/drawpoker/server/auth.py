@@ -66,6 +66,14 @@ class Account:
     id: int
     name: str
     kind: str
+    role: str = "player"  # or moderator, operator, administrator (``staff``)
+
+
+_ACCOUNT = (accounts.c.id, accounts.c.name, accounts.c.kind, accounts.c.role)
+
+
+def _account(row: Any) -> Account:
+    return Account(int(row[0]), row[1], row[2], row[3])
 
 
 def validate_name(name: object) -> str:
@@ -152,13 +160,11 @@ def ensure_bot(conn: Connection, name: str) -> Account:
 
 def password_hash_of(conn: Connection, name: str) -> tuple[Account, str] | None:
     row = conn.execute(
-        select(accounts.c.id, accounts.c.name, accounts.c.kind, accounts.c.password_hash).where(
-            accounts.c.name_key == name.lower()
-        )
+        select(*_ACCOUNT, accounts.c.password_hash).where(accounts.c.name_key == name.lower())
     ).first()
-    if row is None or row[3] is None:
+    if row is None or row[4] is None:
         return None
-    return Account(int(row[0]), row[1], row[2]), row[3]
+    return _account(row), row[4]
 
 
 def verify_password(stored_hash: str | None, password: str) -> bool:
@@ -211,20 +217,23 @@ def account_for_token(conn: Connection, token: str) -> Account | None:
     if not token or len(token) > 100:
         return None
     row = conn.execute(
-        select(accounts.c.id, accounts.c.name, accounts.c.kind, sessions.c.expires_at)
+        select(*_ACCOUNT, sessions.c.expires_at)
         .join(sessions, sessions.c.account_id == accounts.c.id)
         .where(sessions.c.token_hash == _token_hash(token))
     ).first()
-    if row is None or row[3] < time.time():
+    if row is None or row[4] < time.time():
         return None
-    return Account(int(row[0]), row[1], row[2])
+    return _account(row)
 
 
 def account_by_id(conn: Connection, account_id: int) -> Account | None:
-    row = conn.execute(
-        select(accounts.c.id, accounts.c.name, accounts.c.kind).where(accounts.c.id == account_id)
-    ).first()
-    return None if row is None else Account(int(row[0]), row[1], row[2])
+    row = conn.execute(select(*_ACCOUNT).where(accounts.c.id == account_id)).first()
+    return None if row is None else _account(row)
+
+
+def account_by_name(conn: Connection, name: str) -> Account | None:
+    row = conn.execute(select(*_ACCOUNT).where(accounts.c.name_key == name.lower())).first()
+    return None if row is None else _account(row)
 
 
 def daily_topup(conn: Connection, account_id: int, today: str | None = None) -> int:

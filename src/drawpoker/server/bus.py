@@ -75,6 +75,10 @@ class Bus(Protocol):
         """Release every unit held, and let go of the bus."""
         ...
 
+    async def health(self) -> str | None:
+        """None if the bus answers, else what is wrong (``/health``)."""
+        ...
+
     async def ask(self, unit: str, op: str, args: dict[str, Any]) -> Any: ...
 
     def tell(self, unit: str, op: str, args: dict[str, Any]) -> None: ...
@@ -131,6 +135,9 @@ class LocalBus:
     async def stop(self, room: Holder) -> None:
         for unit in list(room.held):
             await room.release(unit)
+
+    async def health(self) -> str | None:
+        return None  # in the process: it answers while the process does
 
     async def ask(self, unit: str, op: str, args: dict[str, Any]) -> Any:
         owner = self.owner

@@ -40,6 +40,7 @@ from drawpoker.protocol.server import (
     TournamentRow,
     Welcome,
 )
+from drawpoker.server import metrics
 from drawpoker.server.auth import Account
 from drawpoker.server.bus import Bus, Moving, NoOwner
 from drawpoker.server.errors import TableError
@@ -148,6 +149,7 @@ class Gateway:
         self.bus = bus
         self.lobby = lobby
         self.viewers = Viewers(on_stale=self.resync)
+        self.connections = 0  # websockets open on this process
         self._following: Counter[tuple[str, int | None]] = Counter()  # (unit, audience) -> views
         self._resyncs: set[asyncio.Task[None]] = set()
         self._parallel: asyncio.Semaphore | None = None
@@ -321,6 +323,7 @@ async def websocket_endpoint(ws: WebSocket) -> None:
     account = await account_of(ws)
     await ws.accept()
     conn = Connection(ws, account)
+    room.gateway.connections += 1
     pump = asyncio.create_task(conn.pump())
     who = None if account is None else AccountInfo(id=account.id, name=account.name)
     conn.send(encode_text(Welcome(protocol=PROTOCOL_VERSION, server=__version__, account=who)))
@@ -342,6 +345,7 @@ async def websocket_endpoint(ws: WebSocket) -> None:
     except WebSocketDisconnect:
         pass
     finally:
+        room.gateway.connections -= 1
         room.gateway.closed(conn, room.series_unit)
         pump.cancel()
         with contextlib.suppress(asyncio.CancelledError):
@@ -358,6 +362,14 @@ async def handle(room: Room, conn: Connection, text: str) -> None:
     except ProtocolError as problem:
         conn.error(problem.code, problem.message, problem.ref)
         return
+    started = time.perf_counter()
+    try:
+        await _answer(room, conn, msg)
+    finally:
+        metrics.MESSAGES.labels(msg.type).observe(time.perf_counter() - started)
+
+
+async def _answer(room: Room, conn: Connection, msg: client.AnyClientMessage) -> None:
     ref = msg.id
     if isinstance(msg, client.Ping):
         conn.send(encode_text(Pong(ref=ref, time=time.time())))

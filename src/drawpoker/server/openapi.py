@@ -16,7 +16,7 @@ from starlette.routing import BaseRoute, Route
 
 from drawpoker import __version__
 from drawpoker.protocol.client import CLIENT_MESSAGES
-from drawpoker.protocol.rest import Credentials
+from drawpoker.protocol.rest import Adjustment, Credentials, RoleChange
 from drawpoker.protocol.server import SERVER_ENTRIES, SERVER_FRAMES
 from drawpoker.server.rest import COOKIE, json_response
 
@@ -32,7 +32,7 @@ _FILTERS = (
 def _schemas() -> tuple[dict[str, Any], dict[str, Any]]:
     """Each type's schema reference, and the components they refer to."""
     types: list[type[msgspec.Struct]] = [
-        Credentials, *CLIENT_MESSAGES, *SERVER_FRAMES, *SERVER_ENTRIES
+        Credentials, RoleChange, Adjustment, *CLIENT_MESSAGES, *SERVER_FRAMES, *SERVER_ENTRIES
     ]  # fmt: skip
     refs, components = msgspec.json.schema_components(
         types, ref_template="#/components/schemas/{name}"
@@ -49,6 +49,7 @@ _ERRORS = {
     "413": "the body is too large",
     "415": "the body is not JSON",
     "429": "too many requests: wait (Retry-After)",
+    "503": "the database or the bus does not answer",
 }
 _ERROR = {
     "type": "object",
@@ -146,7 +147,40 @@ def document() -> dict[str, Any]:
         "/api/tournaments/{tournament}/unregister": {
             "post": _op("Unregister before the start (refunds buy-in + fee)", auth_needed=True)
         },
-        "/health": {"get": _op("Liveness")},
+        "/api/admin/overview": {
+            "get": _op(
+                "Moderators and up: the room's figures (hands, rake, tournaments, seats) "
+                "and this process's (403 to anyone else)",
+                auth_needed=True,
+            )
+        },
+        "/api/admin/players/{name}": {
+            "get": _op(
+                "Moderators and up: an account, its role, balance, ledger and hands played",
+                auth_needed=True,
+            )
+        },
+        "/api/admin/audit": {
+            "get": _op("Operators and up: the audit log, newest first", auth_needed=True)
+        },
+        "/api/admin/adjust": {
+            "post": _op(
+                "Operators and up: add chips to a balance (or take them) from the house, "
+                "with a reason (audited)",
+                refs["Adjustment"],
+                auth_needed=True,
+            )
+        },
+        "/api/admin/roles": {
+            "post": _op(
+                "Administrators: give an account a role, with a reason (audited)",
+                refs["RoleChange"],
+                auth_needed=True,
+            )
+        },
+        "/health": {
+            "get": _op("Whether the database and the bus answer (503 saying which does not)")
+        },
     }
     for path, operations in paths.items():  # the path's parameters, declared
         names = re.findall(r"\{(\w+)\}", path)

@@ -200,6 +200,15 @@ class RedisBus:
             await self.redis.aclose()
             await self.redis.connection_pool.disconnect()  # the pool is ours: close it too
 
+    async def health(self) -> str | None:
+        if self.redis is None:
+            return "not started"
+        try:
+            await self.redis.ping()
+        except (RedisError, OSError) as problem:
+            return f"Redis does not answer: {problem}"
+        return None
+
     def _spawn(self, work: Coroutine[Any, Any, Any]) -> None:
         task = asyncio.get_running_loop().create_task(work)
         self._spawned.add(task)

@@ -138,6 +138,13 @@ class Room:
         self._stale_tasks.add(task)
         task.add_done_callback(self._stale_tasks.discard)
 
+    def figures(self) -> dict[str, int]:
+        """This process's: connections open, units held, players at its cash tables."""
+        seated = sum(
+            len(unit.actor.players) for unit in self.held.values() if isinstance(unit, CashDesk)
+        )
+        return {"connections": self.gateway.connections, "units": len(self.held), "seated": seated}
+
     def series_unit(self, name: str) -> str | None:
         """The unit that answers for a tournament (its id) or one of its runs."""
         spec = name if name in self.specs else spec_of_run(name)

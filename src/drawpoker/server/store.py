@@ -36,6 +36,8 @@ from sqlalchemy import (
     text,
 )
 
+from drawpoker.server import metrics
+
 T = TypeVar("T")
 
 metadata = MetaData()
@@ -57,6 +59,8 @@ accounts = Table(
     Column("password_hash", String(200)),
     Column("created_at", Float, nullable=False),
     Column("last_daily", String(10)),  # UTC date of the last free top-up
+    # player, moderator, operator, administrator (migration 5; ``staff``)
+    Column("role", String(16), nullable=False, server_default="player"),
 )
 
 sessions = Table(
@@ -190,8 +194,53 @@ def _v4(conn: Connection) -> None:
     owners.create(conn, checkfirst=True)
 
 
+# What moderators, operators and administrators did: appended, never changed
+# (the database refuses UPDATE and DELETE on it; ``staff``).
+audit_log = Table(
+    "audit_log",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("at", Float, nullable=False),
+    Column("actor_id", Integer),  # None: the command line on the server's machine
+    Column("actor", String(80), nullable=False),  # the name, as it was then
+    Column("action", String(32), nullable=False),
+    Column("target", String(80), nullable=False, default=""),
+    Column("reason", Text, nullable=False),
+    Column("detail", Text, nullable=False, default="{}"),  # JSON
+    Index("ix_audit_log_at", "at"),
+)
+
+_APPEND_ONLY_SQLITE = (
+    "CREATE TRIGGER IF NOT EXISTS audit_log_no_{verb} BEFORE {verb} ON audit_log "
+    "BEGIN SELECT RAISE(ABORT, 'the audit log is append-only'); END"
+)
+_APPEND_ONLY_POSTGRESQL = (
+    "CREATE OR REPLACE FUNCTION audit_log_append_only() RETURNS trigger LANGUAGE plpgsql AS "
+    "$fn$ BEGIN RAISE EXCEPTION 'the audit log is append-only'; END $fn$",
+    "DROP TRIGGER IF EXISTS audit_log_append_only ON audit_log",
+    "CREATE TRIGGER audit_log_append_only BEFORE UPDATE OR DELETE OR TRUNCATE ON audit_log "
+    "FOR EACH STATEMENT EXECUTE FUNCTION audit_log_append_only()",
+)
+
+
+def _v5(conn: Connection) -> None:
+    """Roles of accounts and the audit log, which the database keeps append-only."""
+    columns = {c["name"] for c in inspect(conn).get_columns("accounts")}
+    if "role" not in columns:
+        conn.execute(
+            text("ALTER TABLE accounts ADD COLUMN role VARCHAR(16) NOT NULL DEFAULT 'player'")
+        )
+    audit_log.create(conn, checkfirst=True)
+    if conn.dialect.name == "postgresql":
+        for statement in _APPEND_ONLY_POSTGRESQL:
+            conn.execute(text(statement))
+    else:
+        for verb in ("UPDATE", "DELETE"):
+            conn.execute(text(_APPEND_ONLY_SQLITE.format(verb=verb)))
+
+
 # Migrations in order; each runs once inside a transaction.
-MIGRATIONS: tuple[Callable[[Connection], None], ...] = (_v1, _v2, _v3, _v4)
+MIGRATIONS: tuple[Callable[[Connection], None], ...] = (_v1, _v2, _v3, _v4, _v5)
 
 
 def migrate(engine: Engine) -> int:
@@ -252,8 +301,15 @@ class Store:
 
     def call(self, fn: Callable[..., T], *args: Any) -> T:
         """The same, synchronously (start-up, tests)."""
-        with self.engine.begin() as conn:
-            return fn(conn, *args)
+        started = time.perf_counter()
+        outcome = "failed"
+        try:
+            with self.engine.begin() as conn:
+                result = fn(conn, *args)
+            outcome = "committed"
+            return result
+        finally:
+            metrics.TRANSACTIONS.labels(outcome).observe(time.perf_counter() - started)
 
     def close(self) -> None:
         self._pool.shutdown(wait=True)

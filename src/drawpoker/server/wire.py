@@ -50,7 +50,7 @@ def unpack(raw: bytes) -> list[Any]:
 
 def _arg(value: Any) -> Any:
     if isinstance(value, Account):
-        return {ACCOUNT: [value.id, value.name, value.kind]}
+        return {ACCOUNT: [value.id, value.name, value.kind, value.role]}
     if isinstance(value, ClientMessage):
         return {MESSAGE: msgspec.json.encode(value)}
     return value
@@ -59,8 +59,8 @@ def _arg(value: Any) -> Any:
 def _unarg(value: Any) -> Any:
     if isinstance(value, dict) and len(value) == 1:
         if ACCOUNT in value:
-            account_id, name, kind = value[ACCOUNT]
-            return Account(account_id, name, kind)
+            account_id, name, kind, role = value[ACCOUNT]
+            return Account(account_id, name, kind, role)
         if MESSAGE in value:
             return decode_client(value[MESSAGE])
     return value

@@ -61,6 +61,7 @@ from drawpoker.room.session import (
     TimeBankStarted,
     TurnStarted,
 )
+from drawpoker.server import metrics
 from drawpoker.server.auth import Account
 from drawpoker.server.bus import Bus
 from drawpoker.server.errors import TableError
@@ -160,6 +161,7 @@ class TableActor:
         self.rng = random.Random()
         self._timer: asyncio.TimerHandle | None = None  # the deadline of the turn in play
         self.desk: Desk  # set by the desk that builds the actor
+        self.metric_table = table_id  # its hands' label in the figures (``metrics.HANDS``)
 
     # ------------------------------------------------------------ plumbing
 
@@ -233,6 +235,7 @@ class TableActor:
         if in_hand:
             self.story.append((audience, payload))
             if isinstance(event, HandEnded):
+                metrics.HANDS.labels(self.metric_table).inc()
                 self.last_story = (self.story[0][1]["hand_id"], self.story)
                 self.story = []
 

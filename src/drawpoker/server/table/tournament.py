@@ -84,6 +84,7 @@ class TournamentDesk:
         session = TableSession(self.table, clock, absent_acts_now=True)
         self.actor = TableActor(table_id(run, table_no), session, bus=bus, bot_think_s=bot_think_s)
         self.actor.desk = self
+        self.actor.metric_table = series  # every table of a tournament under its series
         self.entries: dict[int, int] = {}  # seat -> entry id
         self.info: TournamentInfo | None = None
         self.closed = False

@@ -1,0 +1,249 @@
+"""The room's staff: roles, the audit log, and what staff may do to accounts.
+
+Roles, lowest first: player, moderator, operator, administrator; each may do
+what the roles below it may. Only registered players hold staff roles (never
+guests or bots). Every change a member of staff makes is written to the audit
+log -- who, what, when, to whom and why -- in the same transaction as the
+change itself, so neither lands without the other; the database refuses to
+update or delete audit rows (``store.audit_log``). A change made on the server's
+machine with ``drawpoker admin`` is written with the command line as its actor.
+
+A balance is corrected only with a reason, as a ledger transaction between the
+player and the house account ``house:adjustments``: the books stay balanced and
+the player's history shows it.
+"""
+
+from __future__ import annotations
+
+import getpass
+import json
+import socket
+import time
+from typing import Any
+
+from sqlalchemy import Connection, func, select
+
+from drawpoker.server import auth, ledger
+from drawpoker.server.auth import Account, AuthError, Forbidden
+from drawpoker.server.store import (
+    accounts,
+    audit_log,
+    hand_players,
+    hands,
+    ledger_tx,
+    tournaments,
+)
+
+ROLES = ("player", "moderator", "operator", "administrator")
+ADJUSTMENTS = "house:adjustments"  # where corrected chips come from and go to
+MAX_REASON = 500
+MAX_ADJUSTMENT = 1_000_000_000
+
+
+class NotFound(AuthError):
+    status = 404
+
+
+def rank(role: str) -> int:
+    """The role's place in ``ROLES`` (-1 if it is none of them)."""
+    return ROLES.index(role) if role in ROLES else -1
+
+
+def may(account: Account | None, role: str) -> bool:
+    """Whether ``account`` holds ``role`` or one above it."""
+    return account is not None and account.kind == "player" and rank(account.role) >= rank(role)
+
+
+def require_role(account: Account, role: str) -> None:
+    if not may(account, role):
+        raise Forbidden(f"this needs the {role} role")
+
+
+def command_line() -> str:
+    """The actor of a change made with ``drawpoker admin``."""
+    return f"command line ({getpass.getuser()}@{socket.gethostname()})"[:80]
+
+
+def _reason(reason: object) -> str:
+    if not isinstance(reason, str) or not reason.strip():
+        raise AuthError("say why: a reason is required and is kept in the audit log")
+    if len(reason) > MAX_REASON:
+        raise AuthError(f"a reason is at most {MAX_REASON} characters")
+    return reason.strip()
+
+
+def record(
+    conn: Connection,
+    actor: Account | None,
+    action: str,
+    target: str,
+    reason: str,
+    detail: dict[str, Any] | None = None,
+) -> int:
+    """Append one entry to the audit log (``actor`` None: the command line)."""
+    row = conn.execute(
+        audit_log.insert().values(
+            at=time.time(),
+            actor_id=None if actor is None else actor.id,
+            actor=command_line() if actor is None else actor.name,
+            action=action,
+            target=target,
+            reason=_reason(reason),
+            detail=json.dumps(detail or {}, sort_keys=True),
+        )
+    ).inserted_primary_key
+    assert row is not None
+    return int(row[0])
+
+
+def audit_entries(
+    conn: Connection, limit: int = 100, before: int | None = None
+) -> list[dict[str, Any]]:
+    """The latest entries, newest first (``before``: entries older than that id)."""
+    query = select(audit_log).order_by(audit_log.c.id.desc()).limit(max(1, min(limit, 500)))
+    if before is not None:
+        query = query.where(audit_log.c.id < before)
+    return [
+        {
+            "id": row.id,
+            "at": row.at,
+            "actor": row.actor,
+            "actor_id": row.actor_id,
+            "action": row.action,
+            "target": row.target,
+            "reason": row.reason,
+            "detail": json.loads(row.detail),
+        }
+        for row in conn.execute(query)
+    ]
+
+
+def _named(conn: Connection, name: str) -> Account:
+    account = auth.account_by_name(conn, name)
+    if account is None:
+        raise NotFound(f"there is no account {name!r}")
+    return account
+
+
+def set_role(conn: Connection, name: str, role: str, *, by: Account | None, reason: str) -> Account:
+    """Give ``name`` the role ``role`` (audited). The room keeps at least one
+    administrator: the last one can be demoted only from the command line."""
+    if role not in ROLES:
+        raise AuthError(f"a role is one of {', '.join(ROLES)}, not {role!r}")
+    reason = _reason(reason)
+    account = _named(conn, name)
+    if role != "player" and account.kind != "player":
+        raise AuthError(f"{account.name} is a {account.kind}: only registered players hold roles")
+    if account.role == "administrator" and role != "administrator" and by is not None:
+        admins = conn.execute(
+            select(func.count()).select_from(accounts).where(accounts.c.role == "administrator")
+        ).scalar_one()
+        if admins <= 1:
+            raise AuthError("the room keeps at least one administrator")
+    conn.execute(accounts.update().where(accounts.c.id == account.id).values(role=role))
+    record(conn, by, "set-role", account.name, reason, {"from": account.role, "to": role})
+    return Account(account.id, account.name, account.kind, role)
+
+
+def create_staff(
+    conn: Connection, name: str, password_hash: str, role: str, *, reason: str
+) -> Account:
+    """A new registered account holding ``role``, from the command line (audited)."""
+    if role not in ROLES:
+        raise AuthError(f"a role is one of {', '.join(ROLES)}, not {role!r}")
+    account = auth.register(conn, auth.validate_name(name), password_hash)
+    record(conn, None, "create-user", account.name, reason, {"role": role})
+    if role != "player":
+        conn.execute(accounts.update().where(accounts.c.id == account.id).values(role=role))
+    return Account(account.id, account.name, account.kind, role)
+
+
+def adjust(conn: Connection, name: str, amount: int, *, by: Account | None, reason: str) -> int:
+    """Add ``amount`` chips to a player's balance (take them, if negative) from
+    the house's adjustments account, with a reason (audited). A balance never
+    goes below zero. Returns the ledger transaction's id."""
+    if type(amount) is not int or amount == 0 or abs(amount) > MAX_ADJUSTMENT:
+        raise AuthError(
+            f"an adjustment is a whole number of chips, not 0, at most {MAX_ADJUSTMENT:,}"
+        )
+    reason = _reason(reason)
+    account = _named(conn, name)
+    if account.kind == "bot":
+        raise AuthError("a bot's balance is the house's own; it is not adjusted")
+    player = ledger.player(account.id)
+    try:
+        tx = ledger.post(
+            conn,
+            "adjustment",
+            [(ADJUSTMENTS, -amount), (player, amount)],
+            ref=f"audit:{by.name if by else 'command line'}",
+            memo={"reason": reason},
+            no_overdraft=(player,),
+        )
+    except ledger.InsufficientFunds:
+        have = ledger.balance(conn, player)
+        raise AuthError(f"{account.name} holds {have} chips; {-amount} cannot be taken") from None
+    record(conn, by, "adjust-balance", account.name, reason, {"amount": amount, "tx": tx})
+    return tx
+
+
+def player_card(conn: Connection, name: str) -> dict[str, Any]:
+    """What staff see of an account: who, role, balance, ledger, hands played."""
+    account = _named(conn, name)
+    row = conn.execute(
+        select(accounts.c.created_at).where(accounts.c.id == account.id)
+    ).scalar_one()
+    played = conn.execute(
+        select(func.count())
+        .select_from(hand_players)
+        .where(hand_players.c.account_id == account.id)
+    ).scalar_one()
+    return {
+        "id": account.id,
+        "name": account.name,
+        "kind": account.kind,
+        "role": account.role,
+        "created_at": row,
+        "balance": ledger.balance(conn, ledger.player(account.id)),
+        "transactions": ledger.history(conn, ledger.player(account.id), 50),
+        "hands": int(played),
+    }
+
+
+def overview(conn: Connection, now: float | None = None) -> dict[str, Any]:
+    """The room's figures from its record: hands in the last minute and hour,
+    rake and hands since midnight UTC, tournaments running, players at tables."""
+    now = time.time() if now is None else now
+    midnight = now - now % 86400
+
+    def ended_since(since: float) -> int:
+        return int(
+            conn.execute(
+                select(func.count())
+                .select_from(hands)
+                .where(hands.c.status == "finished", hands.c.ended_at >= since)
+            ).scalar_one()
+        )
+
+    rake = conn.execute(
+        select(func.coalesce(func.sum(hands.c.rake), 0)).where(
+            hands.c.status == "finished", hands.c.ended_at >= midnight
+        )
+    ).scalar_one()
+    running = conn.execute(
+        select(func.count()).select_from(tournaments).where(tournaments.c.status == "running")
+    ).scalar_one()
+    stacks = ledger.balances(conn, "stack:")  # stack:<table>:<account>, cash tables
+    seated = sum(1 for amount in stacks.values() if amount > 0)
+    adjustments = conn.execute(
+        select(func.count()).select_from(ledger_tx).where(ledger_tx.c.kind == "adjustment")
+    ).scalar_one()
+    return {
+        "hands_last_minute": ended_since(now - 60),
+        "hands_last_hour": ended_since(now - 3600),
+        "hands_today": ended_since(midnight),
+        "rake_today": int(rake),
+        "tournaments_running": int(running),
+        "players_seated": seated,
+        "adjustments": int(adjustments),
+    }

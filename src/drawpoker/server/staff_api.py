@@ -1,0 +1,100 @@
+"""REST routes for the room's staff (``/api/admin/...``; roles in ``staff``).
+
+Every route needs a logged-in account holding its role or one above it: 401
+without a session, 403 for anyone else. What a route changes is written to the
+audit log in the same transaction.
+
+- ``GET  /api/admin/overview``        moderator: the room's figures and this process's
+- ``GET  /api/admin/players/{name}``  moderator: an account, its balance and ledger
+- ``GET  /api/admin/audit``           operator: the audit log, newest first
+- ``POST /api/admin/adjust``          operator: correct a balance, with a reason
+- ``POST /api/admin/roles``           administrator: give an account a role
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import BaseRoute, Route
+
+from drawpoker.protocol.rest import Adjustment, RoleChange
+from drawpoker.server import staff
+from drawpoker.server.auth import Account, AuthError
+from drawpoker.server.rest import authed, json_response, read_body, room_of
+
+Handler = Callable[[Request, Account], Awaitable[Response]]
+
+
+def for_role(role: str) -> Callable[[Handler], Callable[[Request], Awaitable[Response]]]:
+    """A route for accounts holding ``role`` or one above it (403 otherwise)."""
+
+    def wrap(handler: Handler) -> Callable[[Request], Awaitable[Response]]:
+        async def checked(request: Request, account: Account) -> Response:
+            staff.require_role(account, role)
+            return await handler(request, account)
+
+        return authed(checked)
+
+    return wrap
+
+
+def _int(request: Request, name: str, default: int | None) -> int | None:
+    raw = request.query_params.get(name)
+    if raw is None or raw == "":
+        return default
+    if not raw.isdigit() or len(raw) > 12:
+        raise AuthError(f"{name} is a whole number")
+    return int(raw)
+
+
+@for_role("moderator")
+async def overview(request: Request, account: Account) -> Response:
+    room = room_of(request)
+    figures = await room.store.run(staff.overview)
+    figures["this_process"] = room.figures()
+    return json_response(figures)
+
+
+@for_role("moderator")
+async def player(request: Request, account: Account) -> Response:
+    card = await room_of(request).store.run(staff.player_card, request.path_params["name"])
+    return json_response(card)
+
+
+@for_role("operator")
+async def audit(request: Request, account: Account) -> Response:
+    limit = _int(request, "limit", 100) or 100
+    before = _int(request, "before", None)
+    entries = await room_of(request).store.run(staff.audit_entries, limit, before)
+    return json_response({"entries": entries})
+
+
+@for_role("operator")
+async def adjust(request: Request, account: Account) -> Response:
+    body = await read_body(request, Adjustment)
+
+    tx = await room_of(request).store.run(
+        lambda conn: staff.adjust(conn, body.name, body.amount, by=account, reason=body.reason)
+    )
+    return json_response({"ok": True, "transaction": tx})
+
+
+@for_role("administrator")
+async def roles(request: Request, account: Account) -> Response:
+    body = await read_body(request, RoleChange)
+    changed = await room_of(request).store.run(
+        lambda conn: staff.set_role(conn, body.name, body.role, by=account, reason=body.reason)
+    )
+    return json_response({"ok": True, "name": changed.name, "role": changed.role})
+
+
+def routes() -> list[BaseRoute]:
+    return [
+        Route("/api/admin/overview", overview),
+        Route("/api/admin/players/{name}", player),
+        Route("/api/admin/audit", audit),
+        Route("/api/admin/adjust", adjust, methods=["POST"]),
+        Route("/api/admin/roles", roles, methods=["POST"]),
+    ]

@@ -1,0 +1,173 @@
+"""Staff roles, the audit log and balance adjustments, on SQLite and PostgreSQL:
+every change is audited in its own transaction, the audit log cannot be changed
+or deleted, and adjustments keep the books balanced and never overdraw."""
+
+from __future__ import annotations
+
+import itertools
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from sqlalchemy import Connection, func, select, text
+from sqlalchemy.exc import DBAPIError
+
+from drawpoker.server import auth, ledger, staff
+from drawpoker.server.auth import AuthError, Forbidden
+from drawpoker.server.store import MIGRATIONS, Store, audit_log, database_url, migrate
+
+PASSWORD = "Tr0ub4dor&3-horse"
+_HASH = auth.hash_password(PASSWORD)
+_NAMES = itertools.count()
+
+
+@pytest.fixture
+def store(tmp_path: Path, database: str | None) -> Iterator[Store]:
+    made = Store(database_url(database, tmp_path / "data"))
+    yield made
+    made.close()
+
+
+def _player(store: Store, name: str) -> auth.Account:
+    return store.call(auth.register, name, _HASH)
+
+
+def _audit_count(conn: Connection) -> int:
+    return int(conn.execute(select(func.count()).select_from(audit_log)).scalar_one())
+
+
+def test_roles_change_only_with_a_reason_and_every_change_is_audited(store: Store) -> None:
+    alice, _bob = _player(store, "alice"), _player(store, "bob")
+    guest = store.call(auth.create_guest)
+    admin = store.call(lambda c: staff.set_role(c, "alice", "administrator", by=None, reason="x"))
+    assert admin.role == "administrator"
+    assert store.call(auth.account_by_id, alice.id).role == "administrator"
+    for name, role, reason, said in (
+        ("bob", "moderator", "  ", "a reason is required"),
+        ("bob", "boss", "why not", "a role is one of"),
+        (guest.name, "moderator", "helps", "only registered players hold roles"),
+        ("nobody", "moderator", "helps", "no account 'nobody'"),
+        ("alice", "player", "steps down", "at least one administrator"),
+    ):
+        before = store.call(_audit_count)
+        with pytest.raises(AuthError, match=said):
+            store.call(
+                lambda c, n=name, r=role, why=reason: staff.set_role(c, n, r, by=admin, reason=why)
+            )
+        assert store.call(_audit_count) == before  # nothing half-done
+    assert store.call(auth.account_by_name, "bob").role == "player"
+    moderator = store.call(
+        lambda c: staff.set_role(c, "bob", "moderator", by=admin, reason="evening chat")
+    )
+    assert staff.may(moderator, "moderator")
+    assert not staff.may(moderator, "operator")
+    with pytest.raises(Forbidden):
+        staff.require_role(moderator, "operator")
+    assert not staff.may(guest, "player")  # guests are not even players to staff routes
+    entries = store.call(staff.audit_entries)
+    assert [(e["action"], e["target"], e["actor"]) for e in entries[:2]] == [
+        ("set-role", "bob", "alice"),
+        ("set-role", "alice", staff.command_line()),
+    ]
+    assert entries[0]["detail"] == {"from": "player", "to": "moderator"}
+    assert entries[0]["reason"] == "evening chat"
+    # The command line may demote the last administrator (the room's owner can).
+    store.call(lambda c: staff.set_role(c, "alice", "operator", by=None, reason="handover"))
+
+
+def test_the_audit_log_refuses_updates_and_deletes(store: Store) -> None:
+    _player(store, "carol")
+    store.call(lambda c: staff.set_role(c, "carol", "operator", by=None, reason="hired"))
+    statements = ["UPDATE audit_log SET reason = 'nothing happened'", "DELETE FROM audit_log"]
+    if store.engine.dialect.name == "postgresql":
+        statements.append("TRUNCATE audit_log")
+    for statement in statements:
+        with pytest.raises(DBAPIError, match="append-only"):
+            store.call(lambda c, s=statement: c.execute(text(s)))
+    [entry] = store.call(staff.audit_entries)
+    assert entry["reason"] == "hired"
+
+
+@settings(
+    max_examples=15,
+    deadline=None,
+    database=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
+)
+@given(amounts=st.lists(st.integers(-15_000, 15_000).filter(bool), min_size=1, max_size=8))
+def test_adjustments_keep_the_books_and_never_overdraw(store: Store, amounts: list[int]) -> None:
+    operator = store.call(auth.ensure_bot, "bot-ops")  # any account id will do as the actor
+    name = f"player{next(_NAMES)}"  # the store is shared by the examples
+    player = _player(store, name)
+    balance = auth.STARTING_CHIPS
+    for amount in amounts:
+        audited = store.call(_audit_count)
+        if balance + amount < 0:
+            with pytest.raises(AuthError, match="cannot be taken"):
+                store.call(lambda c, a=amount: staff.adjust(c, name, a, by=operator, reason="r"))
+            assert store.call(_audit_count) == audited
+        else:
+            tx = store.call(lambda c, a=amount: staff.adjust(c, name, a, by=operator, reason="r"))
+            balance += amount
+            entry = store.call(staff.audit_entries, 1)[0]
+            assert entry["detail"] == {"amount": amount, "tx": tx}
+            assert entry["target"] == name
+        assert store.call(ledger.balance, ledger.player(player.id)) == balance
+    store.call(ledger.check_books)
+    for bad in (0, 1.5, True, staff.MAX_ADJUSTMENT + 1):
+        with pytest.raises(AuthError):
+            store.call(lambda c, a=bad: staff.adjust(c, name, a, by=operator, reason="r"))
+    with pytest.raises(AuthError, match="reason"):
+        store.call(lambda c: staff.adjust(c, name, 5, by=operator, reason=""))
+
+
+def test_the_admin_command(tmp_path: Path, database: str | None) -> None:
+    def admin(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
+        where = ["--database", database] if database else ["--data-dir", str(tmp_path / "data")]
+        return subprocess.run(
+            [sys.executable, "-m", "drawpoker.cli", "admin", *where, *args],
+            input=stdin,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+
+    made = admin("create-user", "Opsy", "--role", "operator", "--password-stdin", stdin=PASSWORD)
+    assert made.returncode == 0, made.stderr
+    assert "as operator" in made.stdout
+    weak = admin("create-user", "Weak", "--password-stdin", stdin="password1")
+    assert weak.returncode == 2
+    assert "too easy to guess" in weak.stderr
+    again = admin("create-user", "opsy", "--password-stdin", stdin=PASSWORD)
+    assert again.returncode == 2
+    assert "taken" in again.stderr
+    no_reason = admin("set-role", "Opsy", "administrator", "--reason", " ")
+    assert no_reason.returncode == 2
+    assert "reason" in no_reason.stderr
+    promoted = admin("set-role", "Opsy", "administrator", "--reason", "runs the room")
+    assert promoted.returncode == 0
+    assert "now administrator" in promoted.stdout
+    log = admin("audit").stdout.splitlines()
+    assert len(log) == 2
+    assert "set-role Opsy" in log[0]
+    assert "runs the room" in log[0]
+    assert "create-user Opsy" in log[1]
+
+
+def test_a_database_from_before_roles_gains_them(store: Store) -> None:
+    """Migration 5 on a database made before it: accounts become players, the
+    audit log appears, append-only."""
+    old = _player(store, "dave")
+    with store.engine.begin() as conn:
+        conn.execute(text("DROP TABLE audit_log"))
+        conn.execute(text("ALTER TABLE accounts DROP COLUMN role"))
+        conn.execute(text("DELETE FROM schema_version WHERE version = 5"))
+    assert migrate(store.engine) == len(MIGRATIONS)
+    assert store.call(auth.account_by_id, old.id).role == "player"
+    store.call(lambda c: staff.set_role(c, "dave", "moderator", by=None, reason="promoted"))
+    with pytest.raises(DBAPIError, match="append-only"):
+        store.call(lambda c: c.execute(text("DELETE FROM audit_log")))

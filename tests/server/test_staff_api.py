@@ -1,0 +1,228 @@
+"""The staff routes on a running server, as each role and as an attacker: every
+route refused without a session (401) and to guests and players (403), each
+role limited to its own; an adjustment lands in the balance and the audit log;
+``/metrics`` parses as Prometheus text and its counters move with play;
+``/health`` says what answers."""
+
+from __future__ import annotations
+
+import asyncio
+import subprocess
+import sys
+import time
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import httpx
+import pytest
+from prometheus_client.parser import text_string_to_metric_families
+from starlette.requests import Request
+
+from drawpoker.server import app as server_app
+
+from .helpers import Client, Server, table
+
+pytestmark = pytest.mark.slow
+
+PASSWORD = "Tr0ub4dor&3-horse"
+ROUTES = [
+    ("GET", "/api/admin/overview", None),
+    ("GET", "/api/admin/players/somebody", None),
+    ("GET", "/api/admin/audit", None),
+    ("POST", "/api/admin/adjust", {"name": "somebody", "amount": 5, "reason": "x"}),
+    ("POST", "/api/admin/roles", {"name": "Mod", "role": "moderator", "reason": "x"}),
+]
+LOWEST = {  # the role each route needs
+    "/api/admin/overview": "moderator",
+    "/api/admin/players/somebody": "moderator",
+    "/api/admin/audit": "operator",
+    "/api/admin/adjust": "operator",
+    "/api/admin/roles": "administrator",
+}
+ORDER = ["player", "moderator", "operator", "administrator"]
+
+
+def _admin(server: Server, *args: str, stdin: str = "") -> None:
+    where = ["--database", server.database] if server.database else []
+    where = where or ["--data-dir", str(server.tmp / "data")]
+    done = subprocess.run(
+        [sys.executable, "-m", "drawpoker.cli", "admin", *where, *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+
+
+def _login(server: Server, name: str) -> str:
+    reply = httpx.post(
+        server.url + "/api/login", json={"name": name, "password": PASSWORD}, timeout=10
+    )
+    assert reply.status_code == 200, reply.text
+    token: str = reply.json()["token"]
+    return token
+
+
+def _call(server: Server, token: str | None, method: str, path: str, body: Any) -> httpx.Response:
+    headers = {"Authorization": f"Bearer {token}"} if token else {}
+    return httpx.request(method, server.url + path, json=body, headers=headers, timeout=10)
+
+
+def _samples(server: Server) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
+    reply = httpx.get(server.url + "/metrics", timeout=10)
+    assert reply.status_code == 200
+    assert reply.headers["content-type"].startswith("text/plain")
+    return {
+        (sample.name, tuple(sorted(sample.labels.items()))): sample.value
+        for family in text_string_to_metric_families(reply.text)
+        for sample in family.samples
+    }
+
+
+def test_staff_routes_roles_audit_metrics_and_health(tmp_path: Path, database: str | None) -> None:
+    busy = table("busy", seats=2, bots=2, think=(0.0, 0.01))
+    busy["between_hands_s"] = 0.01
+    server = Server(tmp_path, database, [busy])
+    for name, role in (("Mod", "moderator"), ("Ops", "operator"), ("Boss", "administrator")):
+        _admin(server, "create-user", name, "--role", role, "--password-stdin", stdin=PASSWORD)
+    server.start()
+    try:
+        reply = httpx.post(
+            server.url + "/api/register", json={"name": "somebody", "password": PASSWORD}
+        )
+        assert reply.status_code == 200, reply.text
+        tokens = {
+            "guest": server.guest()["token"],
+            "player": reply.json()["token"],
+            "moderator": _login(server, "Mod"),
+            "operator": _login(server, "Ops"),
+            "administrator": _login(server, "Boss"),
+        }
+        for method, path, body in ROUTES:
+            assert _call(server, None, method, path, body).status_code == 401, path
+            for who, token in tokens.items():
+                status = _call(server, token, method, path, body).status_code
+                allowed = who != "guest" and ORDER.index(who) >= ORDER.index(LOWEST[path])
+                assert (status < 400) == allowed, (who, path, status)
+                if not allowed:
+                    assert status == 403, (who, path, status)
+        _adjustments(server, tokens)
+        _overview_and_roles(server, tokens)
+        asyncio.run(_metrics_move_with_play(server, tokens["guest"]))
+        health = httpx.get(server.url + "/health", timeout=10).json()
+        assert health["ok"] is True
+        assert (health["storage"], health["bus"]) == ("ok", "ok")
+    finally:
+        server.stop()
+
+
+def _adjustments(server: Server, tokens: dict[str, str]) -> None:
+    ops = tokens["operator"]
+    before = server.me(tokens["player"])["balance"]  # the routes' test already added 5
+    done = _call(server, ops, "POST", "/api/admin/adjust", {
+        "name": "somebody", "amount": -120, "reason": "chip dumping reversed, ticket 88"
+    })  # fmt: skip
+    assert done.status_code == 200, done.text
+    assert server.me(tokens["player"])["balance"] == before - 120
+    too_much = _call(server, ops, "POST", "/api/admin/adjust", {
+        "name": "somebody", "amount": -(before * 10), "reason": "empty it"
+    })  # fmt: skip
+    assert too_much.status_code == 400
+    assert "cannot be taken" in too_much.json()["error"]
+    for bad in (
+        {"name": "somebody", "amount": 0, "reason": "x"},
+        {"name": "somebody", "amount": 10, "reason": ""},
+        {"name": "somebody", "amount": 10**12, "reason": "x"},
+        {"name": "nobody-here", "amount": 10, "reason": "x"},
+        {"name": "somebody", "amount": "10", "reason": "x"},
+        {"name": "somebody", "amount": 10, "reason": "x", "extra": 1},
+    ):
+        refused = _call(server, ops, "POST", "/api/admin/adjust", bad)
+        assert refused.status_code in (400, 404), (bad, refused.status_code)
+        assert refused.json()["error"]
+    assert server.me(tokens["player"])["balance"] == before - 120
+    entries = _call(server, ops, "GET", "/api/admin/audit?limit=5", None).json()["entries"]
+    latest = entries[0]
+    assert (latest["actor"], latest["action"], latest["target"]) == (
+        "Ops",
+        "adjust-balance",
+        "somebody",
+    )
+    assert latest["detail"]["amount"] == -120
+    assert latest["reason"] == "chip dumping reversed, ticket 88"
+    assert _call(server, ops, "GET", "/api/admin/audit?limit=x", None).status_code == 400
+    card = _call(server, tokens["moderator"], "GET", "/api/admin/players/somebody", None).json()
+    assert card["balance"] == before - 120
+    assert card["transactions"][0]["kind"] == "adjustment"
+
+
+def _overview_and_roles(server: Server, tokens: dict[str, str]) -> None:
+    boss, player = tokens["administrator"], tokens["player"]
+    made = _call(server, boss, "POST", "/api/admin/roles", {
+        "name": "somebody", "role": "moderator", "reason": "trusted regular"
+    })  # fmt: skip
+    assert made.status_code == 200, made.text
+    overview = _call(server, player, "GET", "/api/admin/overview", None)  # a moderator now
+    assert overview.status_code == 200
+    figures = overview.json()
+    assert figures["this_process"]["units"] == 1
+    assert figures["hands_today"] >= 0
+    last = _call(server, boss, "POST", "/api/admin/roles", {
+        "name": "Boss", "role": "player", "reason": "leaving"
+    })  # fmt: skip
+    assert last.status_code == 400
+    assert "at least one administrator" in last.json()["error"]
+
+
+async def _metrics_move_with_play(server: Server, token: str) -> None:
+    first = _samples(server)
+    hands = ("drawpoker_hands_total", (("table", "busy"),))
+    deadline = time.monotonic() + 20
+    while _samples(server).get(hands, 0) < first.get(hands, 0) + 2:
+        assert time.monotonic() < deadline, "the bots' hands were not counted"
+        await asyncio.sleep(0.2)
+    client = await Client(server, token, "g").connect()
+    try:
+        await client.send({"type": "ping"})
+        await client.wait(lambda f: f["type"] == "pong")
+        live = _samples(server)
+        assert live[("drawpoker_connections", ())] >= 1
+        pings = ("drawpoker_message_seconds_count", (("type", "ping"),))
+        assert live.get(pings, 0) >= first.get(pings, 0) + 1
+        commits = ("drawpoker_db_transaction_seconds_count", (("outcome", "committed"),))
+        assert live[commits] > first[commits]
+        assert live[("drawpoker_units_held", ())] == 1
+    finally:
+        await client.close()
+
+
+def _request(host: str, state: Any) -> Request:
+    app = SimpleNamespace(state=state)
+    scope = {"type": "http", "method": "GET", "path": "/", "headers": [], "client": (host, 4000)}
+    return Request({**scope, "app": app})
+
+
+def test_metrics_only_to_the_addresses_allowed() -> None:
+    state = SimpleNamespace(metrics_from=server_app.LOOPBACK | {"10.0.0.7"})
+    for host, status in (("127.0.0.1", 200), ("10.0.0.7", 200), ("10.0.0.8", 403), ("", 403)):
+        assert asyncio.run(server_app.figures(_request(host, state))).status_code == status
+
+
+def test_health_says_what_does_not_answer() -> None:
+    class Broken:
+        async def run(self, fn: Any) -> None:
+            raise OSError("connection refused")
+
+    class Bus:
+        async def health(self) -> str | None:
+            return "Redis does not answer: timeout"
+
+    room = SimpleNamespace(store=Broken(), bus=Bus())
+    answer = asyncio.run(server_app.health(_request("127.0.0.1", SimpleNamespace(room=room))))
+    assert answer.status_code == 503
+    body = bytes(answer.body).decode()
+    assert '"ok":false' in body
+    assert "the database failed: OSError" in body
+    assert "Redis does not answer" in body
