@@ -171,3 +171,18 @@ def test_a_database_from_before_roles_gains_them(store: Store) -> None:
     store.call(lambda c: staff.set_role(c, "dave", "moderator", by=None, reason="promoted"))
     with pytest.raises(DBAPIError, match="append-only"):
         store.call(lambda c: c.execute(text("DELETE FROM audit_log")))
+
+
+def test_a_mute_ends_when_it_says(store: Store) -> None:
+    erin = _player(store, "erin")
+    until = store.call(lambda c: staff.mute(c, "erin", 10, by=None, reason="spam"))
+    assert until is not None
+    assert store.call(staff.muted_until, erin.id) == until
+    assert store.call(staff.muted_until, erin.id, until - 1) == until
+    assert store.call(staff.muted_until, erin.id, until + 1) is None  # over by then
+    for bad in (-1, staff.MAX_MUTE_MINUTES + 1, 1.5, True, "5"):
+        with pytest.raises(AuthError, match="a mute lasts"):
+            store.call(lambda c, m=bad: staff.mute(c, "erin", m, by=None, reason="x"))
+    assert store.call(lambda c: staff.mute(c, "erin", 0, by=None, reason="over")) is None
+    assert store.call(staff.muted_until, erin.id) is None
+    assert [e["action"] for e in store.call(staff.audit_entries)][:2] == ["unmute", "mute"]

@@ -30,6 +30,7 @@ ROUTES = [
     ("GET", "/api/admin/overview", None),
     ("GET", "/api/admin/players/somebody", None),
     ("GET", "/api/admin/audit", None),
+    ("POST", "/api/admin/mute", {"name": "Mod", "minutes": 0, "reason": "x"}),
     ("POST", "/api/admin/adjust", {"name": "somebody", "amount": 5, "reason": "x"}),
     ("POST", "/api/admin/roles", {"name": "Mod", "role": "moderator", "reason": "x"}),
 ]
@@ -37,6 +38,7 @@ LOWEST = {  # the role each route needs
     "/api/admin/overview": "moderator",
     "/api/admin/players/somebody": "moderator",
     "/api/admin/audit": "operator",
+    "/api/admin/mute": "moderator",
     "/api/admin/adjust": "operator",
     "/api/admin/roles": "administrator",
 }
@@ -111,6 +113,7 @@ def test_staff_routes_roles_audit_metrics_and_health(tmp_path: Path, database: s
         _adjustments(server, tokens)
         _overview_and_roles(server, tokens)
         asyncio.run(_metrics_move_with_play(server, tokens["guest"]))
+        asyncio.run(_a_muted_player_cannot_chat(server, tokens))
         health = httpx.get(server.url + "/health", timeout=10).json()
         assert health["ok"] is True
         assert (health["storage"], health["bus"]) == ("ok", "ok")
@@ -196,6 +199,37 @@ async def _metrics_move_with_play(server: Server, token: str) -> None:
         assert live[("drawpoker_units_held", ())] == 1
     finally:
         await client.close()
+
+
+async def _a_muted_player_cannot_chat(server: Server, tokens: dict[str, str]) -> None:
+    spammer = await Client(server, tokens["player"], "spammer").connect()
+    other = await Client(server, tokens["guest"], "other").connect()
+    line = {"type": "chat", "table": "busy", "text": "buy chips at example dot com"}
+    try:
+        assert (await spammer.request(line))["type"] == "ok"
+        muted = _call(server, tokens["moderator"], "POST", "/api/admin/mute", {
+            "name": "somebody", "minutes": 30, "reason": "advertising in chat"
+        })  # fmt: skip
+        assert muted.status_code == 200, muted.text
+        refused = await spammer.request(line)  # the very next line, on a connection already open
+        assert (refused["type"], refused["code"]) == ("error", "muted")
+        assert "until" in refused["message"]
+        assert (await other.request({**line, "text": "hello"}))["type"] == "ok"
+        card = _call(server, tokens["moderator"], "GET", "/api/admin/players/somebody", None)
+        assert card.json()["muted_until"] > time.time() + 29 * 60
+        lifted = _call(server, tokens["moderator"], "POST", "/api/admin/mute", {
+            "name": "somebody", "minutes": 0, "reason": "apologised"
+        })  # fmt: skip
+        assert lifted.json() == {"ok": True, "muted_until": None}
+        assert (await spammer.request({**line, "text": "sorry"}))["type"] == "ok"
+    finally:
+        await spammer.close()
+        await other.close()
+    entries = _call(server, tokens["operator"], "GET", "/api/admin/audit?limit=2", None).json()
+    assert [(e["action"], e["actor"], e["reason"]) for e in entries["entries"]] == [
+        ("unmute", "Mod", "apologised"),
+        ("mute", "Mod", "advertising in chat"),
+    ]
 
 
 def _request(host: str, state: Any) -> Request:

@@ -56,3 +56,18 @@ class Adjustment(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     name: Annotated[str, Meta(min_length=1, max_length=32)]
     amount: Annotated[int, Meta(ge=-1_000_000_000, le=1_000_000_000)]
     reason: Reason
+
+
+class Mute(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    """``POST /api/admin/mute`` (moderators): refuse an account's chat for
+    ``minutes`` (0 lifts a mute), saying why."""
+
+    rules: ClassVar[dict[str, str]] = {
+        "name": "a name is 1 to 32 characters",
+        "minutes": "a mute lasts 0 (lifted) to 525600 minutes",
+        "reason": "a reason is 1 to 500 characters",
+    }
+
+    name: Annotated[str, Meta(min_length=1, max_length=32)]
+    minutes: Annotated[int, Meta(ge=0, le=525_600)]
+    reason: Reason

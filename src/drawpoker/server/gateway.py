@@ -40,7 +40,7 @@ from drawpoker.protocol.server import (
     TournamentRow,
     Welcome,
 )
-from drawpoker.server import metrics
+from drawpoker.server import metrics, staff
 from drawpoker.server.auth import Account
 from drawpoker.server.bus import Bus, Moving, NoOwner
 from drawpoker.server.errors import TableError
@@ -390,6 +390,12 @@ async def _answer(room: Room, conn: Connection, msg: client.AnyClientMessage) ->
         if series is not None:
             await _tournament_channel(gateway, conn, series, msg)
             return
+        if isinstance(msg, client.Chat) and conn.account is not None:
+            until = await room.store.run(staff.muted_until, conn.account.id)
+            if until is not None:
+                end = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(until))
+                conn.error("muted", f"a moderator muted your chat until {end}", ref)
+                return
         if isinstance(msg, client.Subscribe):
             detail = await gateway.watch(conn, msg.table, msg.since, msg.epoch)
         elif isinstance(msg, client.Unsubscribe):

@@ -16,7 +16,7 @@ from starlette.routing import BaseRoute, Route
 
 from drawpoker import __version__
 from drawpoker.protocol.client import CLIENT_MESSAGES
-from drawpoker.protocol.rest import Adjustment, Credentials, RoleChange
+from drawpoker.protocol.rest import Adjustment, Credentials, Mute, RoleChange
 from drawpoker.protocol.server import SERVER_ENTRIES, SERVER_FRAMES
 from drawpoker.server.rest import COOKIE, json_response
 
@@ -32,7 +32,7 @@ _FILTERS = (
 def _schemas() -> tuple[dict[str, Any], dict[str, Any]]:
     """Each type's schema reference, and the components they refer to."""
     types: list[type[msgspec.Struct]] = [
-        Credentials, RoleChange, Adjustment, *CLIENT_MESSAGES, *SERVER_FRAMES, *SERVER_ENTRIES
+        Credentials, RoleChange, Adjustment, Mute, *CLIENT_MESSAGES, *SERVER_FRAMES, *SERVER_ENTRIES
     ]  # fmt: skip
     refs, components = msgspec.json.schema_components(
         types, ref_template="#/components/schemas/{name}"
@@ -157,6 +157,14 @@ def document() -> dict[str, Any]:
         "/api/admin/players/{name}": {
             "get": _op(
                 "Moderators and up: an account, its role, balance, ledger and hands played",
+                auth_needed=True,
+            )
+        },
+        "/api/admin/mute": {
+            "post": _op(
+                "Moderators and up: refuse an account's chat for some minutes (0 lifts it), "
+                "with a reason (audited)",
+                refs["Mute"],
                 auth_needed=True,
             )
         },

@@ -38,6 +38,7 @@ ROLES = ("player", "moderator", "operator", "administrator")
 ADJUSTMENTS = "house:adjustments"  # where corrected chips come from and go to
 MAX_REASON = 500
 MAX_ADJUSTMENT = 1_000_000_000
+MAX_MUTE_MINUTES = 60 * 24 * 365
 
 
 class NotFound(AuthError):
@@ -187,6 +188,31 @@ def adjust(conn: Connection, name: str, amount: int, *, by: Account | None, reas
     return tx
 
 
+def mute(
+    conn: Connection, name: str, minutes: int, *, by: Account | None, reason: str
+) -> float | None:
+    """Refuse ``name``'s chat for ``minutes`` from now (0: lift a mute), audited.
+    Returns the end of the mute (None: lifted)."""
+    if type(minutes) is not int or not 0 <= minutes <= MAX_MUTE_MINUTES:
+        raise AuthError(f"a mute lasts 0 (lifted) to {MAX_MUTE_MINUTES} minutes")
+    reason = _reason(reason)
+    account = _named(conn, name)
+    until = time.time() + minutes * 60 if minutes else None
+    conn.execute(accounts.update().where(accounts.c.id == account.id).values(muted_until=until))
+    action = "mute" if minutes else "unmute"
+    record(conn, by, action, account.name, reason, {"minutes": minutes, "until": until})
+    return until
+
+
+def muted_until(conn: Connection, account_id: int, now: float | None = None) -> float | None:
+    """When the account's chat mute ends, if it is muted now."""
+    until = conn.execute(
+        select(accounts.c.muted_until).where(accounts.c.id == account_id)
+    ).scalar_one_or_none()
+    now = time.time() if now is None else now
+    return until if until is not None and until > now else None
+
+
 def player_card(conn: Connection, name: str) -> dict[str, Any]:
     """What staff see of an account: who, role, balance, ledger, hands played."""
     account = _named(conn, name)
@@ -205,6 +231,7 @@ def player_card(conn: Connection, name: str) -> dict[str, Any]:
         "role": account.role,
         "created_at": row,
         "balance": ledger.balance(conn, ledger.player(account.id)),
+        "muted_until": muted_until(conn, account.id),
         "transactions": ledger.history(conn, ledger.player(account.id), 50),
         "hands": int(played),
     }

@@ -6,6 +6,7 @@ audit log in the same transaction.
 
 - ``GET  /api/admin/overview``        moderator: the room's figures and this process's
 - ``GET  /api/admin/players/{name}``  moderator: an account, its balance and ledger
+- ``POST /api/admin/mute``            moderator: refuse an account's chat for a while
 - ``GET  /api/admin/audit``           operator: the audit log, newest first
 - ``POST /api/admin/adjust``          operator: correct a balance, with a reason
 - ``POST /api/admin/roles``           administrator: give an account a role
@@ -19,7 +20,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
-from drawpoker.protocol.rest import Adjustment, RoleChange
+from drawpoker.protocol.rest import Adjustment, Mute, RoleChange
 from drawpoker.server import staff
 from drawpoker.server.auth import Account, AuthError
 from drawpoker.server.rest import authed, json_response, read_body, room_of
@@ -63,6 +64,15 @@ async def player(request: Request, account: Account) -> Response:
     return json_response(card)
 
 
+@for_role("moderator")
+async def mute(request: Request, account: Account) -> Response:
+    body = await read_body(request, Mute)
+    until = await room_of(request).store.run(
+        lambda conn: staff.mute(conn, body.name, body.minutes, by=account, reason=body.reason)
+    )
+    return json_response({"ok": True, "muted_until": until})
+
+
 @for_role("operator")
 async def audit(request: Request, account: Account) -> Response:
     limit = _int(request, "limit", 100) or 100
@@ -95,6 +105,7 @@ def routes() -> list[BaseRoute]:
         Route("/api/admin/overview", overview),
         Route("/api/admin/players/{name}", player),
         Route("/api/admin/audit", audit),
+        Route("/api/admin/mute", mute, methods=["POST"]),
         Route("/api/admin/adjust", adjust, methods=["POST"]),
         Route("/api/admin/roles", roles, methods=["POST"]),
     ]

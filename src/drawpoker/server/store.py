@@ -61,6 +61,7 @@ accounts = Table(
     Column("last_daily", String(10)),  # UTC date of the last free top-up
     # player, moderator, operator, administrator (migration 5; ``staff``)
     Column("role", String(16), nullable=False, server_default="player"),
+    Column("muted_until", Float),  # chat refused until then (migration 5; ``staff.mute``)
 )
 
 sessions = Table(
@@ -224,12 +225,15 @@ _APPEND_ONLY_POSTGRESQL = (
 
 
 def _v5(conn: Connection) -> None:
-    """Roles of accounts and the audit log, which the database keeps append-only."""
+    """Roles and chat mutes of accounts, and the audit log, which the database
+    keeps append-only."""
     columns = {c["name"] for c in inspect(conn).get_columns("accounts")}
     if "role" not in columns:
         conn.execute(
             text("ALTER TABLE accounts ADD COLUMN role VARCHAR(16) NOT NULL DEFAULT 'player'")
         )
+    if "muted_until" not in columns:
+        conn.execute(text("ALTER TABLE accounts ADD COLUMN muted_until FLOAT"))
     audit_log.create(conn, checkfirst=True)
     if conn.dialect.name == "postgresql":
         for statement in _APPEND_ONLY_POSTGRESQL:
