@@ -7,6 +7,9 @@ role limited to its own; an adjustment lands in the balance and the audit log;
 from __future__ import annotations
 
 import asyncio
+import json
+import logging
+import socket
 import subprocess
 import sys
 import time
@@ -260,3 +263,36 @@ def test_health_says_what_does_not_answer() -> None:
     assert '"ok":false' in body
     assert "the database failed: OSError" in body
     assert "Redis does not answer" in body
+
+
+def test_json_logs_are_one_object_per_line(tmp_path: Path) -> None:
+    server = Server(tmp_path, None, [table("t1")], args=["--log-format", "json"]).start()
+    try:
+        with socket.create_connection(("127.0.0.1", server.port), timeout=5) as raw:
+            raw.sendall(b"NOT HTTP AT ALL\r\n\r\n")  # uvicorn logs a warning
+            raw.recv(1000)
+        deadline = time.monotonic() + 10
+        while "Invalid HTTP request" not in server.log.read_text():
+            assert time.monotonic() < deadline, server.log.read_text()
+            time.sleep(0.1)
+    finally:
+        server.stop()
+    entries = [json.loads(line) for line in server.log.read_text().splitlines() if line.strip()]
+    assert entries[0]["message"].startswith("drawpoker serving on http://127.0.0.1:")
+    warning = next(e for e in entries if "Invalid HTTP request" in e["message"])
+    assert (warning["level"], warning["logger"]) == ("WARNING", "uvicorn.error")
+    assert {"time", "process"} <= set(warning)
+
+
+def test_json_lines_carry_the_traceback() -> None:
+    from drawpoker.server.logfilter import JsonLines
+
+    try:
+        raise ValueError("a broken thing")
+    except ValueError:
+        record = logging.LogRecord("drawpoker.server", logging.ERROR, "", 0, "x %s", ("y",), None)
+        record.exc_info = sys.exc_info()
+    entry = json.loads(JsonLines().format(record))
+    assert entry["message"] == "x y"
+    assert "ValueError: a broken thing" in entry["exception"]
+    assert entry["time"].endswith("+00:00")

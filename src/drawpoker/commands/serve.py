@@ -34,6 +34,12 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "--room", type=Path, default=None, help="a JSON file listing the tables (default: built-in)"
     )
     parser.add_argument("--log-level", default="warning")
+    parser.add_argument(
+        "--log-format",
+        choices=("text", "json"),
+        default="text",
+        help="json: one JSON object per line (time, level, logger, message, process)",
+    )
     scale = parser.add_argument_group("many processes (docs/deployment.md)")
     scale.add_argument(
         "--bus",
@@ -140,6 +146,7 @@ def _child_argv(args: argparse.Namespace, fd: int) -> list[str]:
     """The command line of one worker: this one, on the parent's socket."""
     argv = [sys.executable, "-m", "drawpoker.cli", "serve", "--fd", str(fd)]
     argv += ["--data-dir", str(args.data_dir), "--log-level", args.log_level]
+    argv += ["--log-format", args.log_format]
     argv += ["--database", args.database, "--bus", args.bus]
     argv += ["--bus-namespace", args.bus_namespace]
     if args.room is not None:
@@ -210,13 +217,17 @@ def run(args: argparse.Namespace) -> int:
     from drawpoker.server.app import create_app
     from drawpoker.server.guard import MAX_WS_MESSAGE, GuardPolicy
     from drawpoker.server.limits import Limits, address_key
-    from drawpoker.server.logfilter import RepeatFilter, install
+    from drawpoker.server.logfilter import JsonLines, RepeatFilter, install
     from drawpoker.server.roomfile import load_tables
     from drawpoker.server.store import Store, database_url
     from drawpoker.server.tournament.spec import load_tournaments
     from drawpoker.server.transport import ConnectionLimits, protocols
 
     logging.basicConfig(level=args.log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
+    as_json = args.log_format == "json"
+    if as_json:  # uvicorn's loggers too: they pass their records to these handlers
+        for handler in logging.getLogger().handlers:
+            handler.setFormatter(JsonLines())
     files = raise_file_limit()
     configs = load_tables(args.room)
     for config in configs:
@@ -252,17 +263,21 @@ def run(args: argparse.Namespace) -> int:
     http_protocol, ws_protocol = protocols(connections)
     kind = "PostgreSQL" if store.url.startswith("postgresql") else "SQLite"
     if args.fd is None:
-        print(
+        started = (
             f"drawpoker serving on http://{args.host}:{args.port}/  "
-            f"({kind}{', Redis bus' if bus else ''}, {len(configs)} tables)",
-            flush=True,
+            f"({kind}{', Redis bus' if bus else ''}, {len(configs)} tables)"
         )
+        if as_json:
+            record = logging.LogRecord("drawpoker.server", logging.INFO, "", 0, started, None, None)
+            started = JsonLines().format(record)
+        print(started, flush=True)
     uv_config = uvicorn.Config(
         app,
         host=args.host,
         port=args.port,
         fd=args.fd,
         log_level=args.log_level,
+        log_config=None if as_json else uvicorn.config.LOGGING_CONFIG,
         http=http_protocol,
         ws=ws_protocol,
         ws_max_size=MAX_WS_MESSAGE,  # the guard's cap, enforced as frames arrive

@@ -14,6 +14,8 @@ pass untouched. At most ``max_keys`` groups are remembered.
 
 from __future__ import annotations
 
+import datetime as dt
+import json
 import logging
 import re
 import time
@@ -83,3 +85,23 @@ def install(filter_: logging.Filter, *loggers: str) -> None:
             if id(handler) not in seen:
                 seen.add(id(handler))
                 handler.addFilter(filter_)
+
+
+class JsonLines(logging.Formatter):
+    """One JSON object per record (``serve --log-format json``): ``time`` (UTC,
+    ISO 8601), ``level``, ``logger``, ``message``, ``process`` and, with a
+    traceback, ``exception`` -- for log collectors that read lines of JSON."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        entry: dict[str, object] = {
+            "time": dt.datetime.fromtimestamp(record.created, dt.UTC).isoformat(
+                timespec="milliseconds"
+            ),
+            "level": record.levelname,
+            "logger": record.name,
+            "message": record.getMessage(),
+            "process": record.process,
+        }
+        if record.exc_info:
+            entry["exception"] = self.formatException(record.exc_info)
+        return json.dumps(entry, ensure_ascii=False)
