@@ -84,7 +84,6 @@ async def audit(request: Request, account: Account) -> Response:
 @for_role("operator")
 async def adjust(request: Request, account: Account) -> Response:
     body = await read_body(request, Adjustment)
-
     tx = await room_of(request).store.run(
         lambda conn: staff.adjust(conn, body.name, body.amount, by=account, reason=body.reason)
     )
