@@ -15,6 +15,7 @@ import secrets
 import shutil
 import signal
 import subprocess
+import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -475,3 +476,47 @@ def test_a_tournament_is_played_from_every_gateway(
         assert store.call(ledger.balance, pool(instance)) == 0
     finally:
         store.close()
+
+
+def test_a_table_opened_on_one_process_is_played_from_every_gateway(
+    cluster: Cluster, postgresql: str
+) -> None:
+    """An operator opens a table on one process: every lobby lists it, some
+    process takes it, players on two other gateways sit and are dealt in."""
+    from .test_staff_api import NEW_TABLE, PASSWORD
+
+    first = cluster.servers[0]
+    made = subprocess.run(
+        [sys.executable, "-m", "drawpoker.cli", "admin", "--database", postgresql,
+         "create-user", "Ops", "--role", "operator", "--password-stdin"],
+        input=PASSWORD, capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert made.returncode == 0, made.stderr
+    login = httpx.post(first.url + "/api/login", json={"name": "Ops", "password": PASSWORD})
+    opened = httpx.post(
+        first.url + "/api/admin/tables",
+        json={**NEW_TABLE, "id": "live", "bots": 0},
+        headers={"Authorization": f"Bearer {login.json()['token']}"},
+        timeout=10,
+    )
+    assert opened.status_code == 200, opened.text
+    cluster.units.append("t:live")
+    deadline = time.monotonic() + 20
+    while cluster.owners()["live"] is None or not all(
+        "live" in {r["id"] for r in httpx.get(s.url + "/api/tables").json()["tables"]}
+        for s in cluster.servers
+    ):
+        assert time.monotonic() < deadline, "the new table was not taken and listed everywhere"
+        time.sleep(0.2)
+
+    async def sit_and_play() -> None:
+        a, b = await _guest(cluster.servers[1]), await _guest(cluster.servers[2])
+        try:
+            await _seat(a, "live", 1)
+            await _seat(b, "live", 2)
+            await b.wait(lambda f: f["type"] == "event" and f["event"]["type"] == "HandStarted", 15)
+        finally:
+            await a.close()
+            await b.close()
+
+    asyncio.run(sit_and_play())

@@ -117,6 +117,12 @@ def test_staff_routes_roles_audit_metrics_and_health(tmp_path: Path, database: s
         _overview_and_roles(server, tokens)
         asyncio.run(_metrics_move_with_play(server, tokens["guest"]))
         asyncio.run(_a_muted_player_cannot_chat(server, tokens))
+        asyncio.run(_an_operator_opens_a_table(server, tokens))
+        server.stop()
+        server.start()  # the table opened live is kept
+        assert server.table("live-1")["name"] == "Live one"
+        sat = asyncio.run(_sit(server, server.guest()["token"], "live-1", 3))  # seat 2: still taken
+        assert sat["type"] == "ok", sat
         health = httpx.get(server.url + "/health", timeout=10).json()
         assert health["ok"] is True
         assert (health["storage"], health["bus"]) == ("ok", "ok")
@@ -233,6 +239,57 @@ async def _a_muted_player_cannot_chat(server: Server, tokens: dict[str, str]) ->
         ("unmute", "Mod", "apologised"),
         ("mute", "Mod", "advertising in chat"),
     ]
+
+
+NEW_TABLE = {
+    "id": "live-1",
+    "name": "Live one",
+    "game": {"preset": "online", "structure": "pot-limit", "small_blind": 1, "big_blind": 2},
+    "min_buy_in": 40,
+    "max_buy_in": 200,
+    "bots": 1,
+    "reason": "evening demand",
+}
+
+
+async def _sit(server: Server, token: str, table_id: str, seat: int) -> dict[str, Any]:
+    client = await Client(server, token, "sitter").connect()
+    try:
+        return await client.request({"type": "sit", "table": table_id, "seat": seat, "buy_in": 100})
+    finally:
+        await client.close()
+
+
+async def _an_operator_opens_a_table(server: Server, tokens: dict[str, str]) -> None:
+    for who in ("guest", "player", "moderator"):
+        refused = _call(server, tokens[who], "POST", "/api/admin/tables", NEW_TABLE)
+        assert refused.status_code == 403, who
+    assert "live-1" not in {t["id"] for t in httpx.get(server.url + "/api/tables").json()["tables"]}
+    opened = _call(server, tokens["operator"], "POST", "/api/admin/tables", NEW_TABLE)
+    assert opened.status_code == 200, opened.text
+    lobby = httpx.get(server.url + "/api/tables", timeout=10).json()["tables"]
+    assert "live-1" in {t["id"] for t in lobby}  # no restart
+    assert (await _sit(server, tokens["player"], "live-1", 2))["type"] == "ok"
+    for bad, status, said in (
+        (NEW_TABLE, 409, "already a table"),
+        ({**NEW_TABLE, "id": "busy"}, 409, "already a table"),
+        ({**NEW_TABLE, "id": "Bad Id"}, 400, "table id"),
+        ({**NEW_TABLE, "id": "t2", "min_buy_in": 500}, 400, "minimum buy-in"),
+        ({**NEW_TABLE, "id": "t3", "bots": 6}, 400, "bots would fill"),
+        ({**NEW_TABLE, "id": "t4", "game": {"structure": "no-such"}}, 400, "the game"),
+        ({**NEW_TABLE, "id": "t5", "game": {"colour": "red"}}, 400, "the game"),
+        ({**NEW_TABLE, "id": "t6", "reason": ""}, 400, "reason"),
+        ({**NEW_TABLE, "id": "t7", "action_time_s": 1}, 400, "action clock"),
+    ):
+        refused = _call(server, tokens["administrator"], "POST", "/api/admin/tables", bad)
+        assert refused.status_code == status, (bad, refused.text)
+        assert said in refused.json()["error"], refused.text
+    lobby = httpx.get(server.url + "/api/tables", timeout=10).json()["tables"]
+    assert not {"t2", "t3", "t4", "t5", "t6", "t7"} & {t["id"] for t in lobby}
+    latest = _call(server, tokens["operator"], "GET", "/api/admin/audit?limit=1", None).json()
+    entry = latest["entries"][0]
+    assert (entry["action"], entry["target"], entry["actor"]) == ("open-table", "live-1", "Ops")
+    assert entry["detail"]["max_buy_in"] == 200
 
 
 def _request(host: str, state: Any) -> Request:

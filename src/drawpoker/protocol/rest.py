@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, ClassVar, Literal
+from typing import Annotated, Any, ClassVar, Literal
 
 import msgspec
 from msgspec import Meta
@@ -70,4 +70,35 @@ class Mute(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
 
     name: Annotated[str, Meta(min_length=1, max_length=32)]
     minutes: Annotated[int, Meta(ge=0, le=525_600)]
+    reason: Reason
+
+
+class NewTable(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    """``POST /api/admin/tables`` (operators): open a cash table now, without a
+    restart; it is kept in the database and opens again after one. The fields are
+    a room file's (docs/deployment.md), plus the reason for the audit log."""
+
+    rules: ClassVar[dict[str, str]] = {
+        "id": "a table id is 1 to 24 lower-case letters, digits or '-', not starting with '-'",
+        "name": "a name is 1 to 40 characters",
+        "game": "the game is an object of rules: preset, structure, blinds or invito, max_seats",
+        "min_buy_in": "a buy-in is a whole number of chips from 1 to 1,000,000,000",
+        "max_buy_in": "a buy-in is a whole number of chips from 1 to 1,000,000,000",
+        "action_time_s": "the action clock is 5 to 120 seconds",
+        "time_bank_s": "a time bank is 0 to 600 seconds",
+        "between_hands_s": "the pause between hands is 0.5 to 30 seconds",
+        "bots": "house bots are 0 to 7",
+        "reason": "a reason is 1 to 500 characters",
+    }
+
+    id: Annotated[str, Meta(pattern="^[a-z0-9][a-z0-9-]{0,23}$")]
+    name: Annotated[str, Meta(min_length=1, max_length=40)]
+    game: dict[str, Any]
+    min_buy_in: Annotated[int, Meta(ge=1, le=1_000_000_000)]
+    max_buy_in: Annotated[int, Meta(ge=1, le=1_000_000_000)]
+    action_time_s: Annotated[float, Meta(ge=5, le=120)] = 15.0
+    time_bank_s: Annotated[float, Meta(ge=0, le=600)] = 30.0
+    between_hands_s: Annotated[float, Meta(ge=0.5, le=30)] = 2.0
+    bots: Annotated[int, Meta(ge=0, le=7)] = 0
+    practice: bool = False
     reason: Reason

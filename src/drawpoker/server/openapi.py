@@ -16,7 +16,7 @@ from starlette.routing import BaseRoute, Route
 
 from drawpoker import __version__
 from drawpoker.protocol.client import CLIENT_MESSAGES
-from drawpoker.protocol.rest import Adjustment, Credentials, Mute, RoleChange
+from drawpoker.protocol.rest import Adjustment, Credentials, Mute, NewTable, RoleChange
 from drawpoker.protocol.server import SERVER_ENTRIES, SERVER_FRAMES
 from drawpoker.server.rest import COOKIE, json_response
 
@@ -32,7 +32,8 @@ _FILTERS = (
 def _schemas() -> tuple[dict[str, Any], dict[str, Any]]:
     """Each type's schema reference, and the components they refer to."""
     types: list[type[msgspec.Struct]] = [
-        Credentials, RoleChange, Adjustment, Mute, *CLIENT_MESSAGES, *SERVER_FRAMES, *SERVER_ENTRIES
+        Credentials, RoleChange, Adjustment, Mute, NewTable,
+        *CLIENT_MESSAGES, *SERVER_FRAMES, *SERVER_ENTRIES,
     ]  # fmt: skip
     refs, components = msgspec.json.schema_components(
         types, ref_template="#/components/schemas/{name}"
@@ -176,6 +177,14 @@ def document() -> dict[str, Any]:
                 "Operators and up: add chips to a balance (or take them) from the house, "
                 "with a reason (audited)",
                 refs["Adjustment"],
+                auth_needed=True,
+            )
+        },
+        "/api/admin/tables": {
+            "post": _op(
+                "Operators and up: open a cash table now, without a restart; kept in the "
+                "database (audited)",
+                refs["NewTable"],
                 auth_needed=True,
             )
         },

@@ -18,6 +18,8 @@ from typing import Any
 
 from sqlalchemy import Connection
 
+from drawpoker.server import staff
+from drawpoker.server.auth import Account
 from drawpoker.server.bus import Bus, LocalBus
 from drawpoker.server.gateway import Gateway
 from drawpoker.server.lobby import Lobby
@@ -31,6 +33,7 @@ from drawpoker.server.tournament.series import Series
 from drawpoker.server.tournament.spec import TournamentSpec, spec_of_run, spec_of_table
 
 log = logging.getLogger("drawpoker.server")
+TABLES_LOOK_S = 2.0  # on a shared bus: how often to look for tables opened elsewhere
 
 
 class Room:
@@ -54,6 +57,7 @@ class Room:
         self.cancelled: list[dict[str, Any]] = []  # hands cancelled by restarts and takeovers
         self._changing = asyncio.Lock()
         self._stale_tasks: set[asyncio.Task[None]] = set()
+        self._looking: asyncio.Task[None] | None = None
 
     def units(self) -> list[str]:
         """Every unit of the room (the process holds some or all of them)."""
@@ -62,12 +66,46 @@ class Room:
     async def start(self) -> None:
         if self.bus.alone:  # the only process: whatever a previous one left is over
             await self._cancel(cancel_unfinished)
+        self._add_configs(await self.store.run(staff.console_tables))
         await self.bus.start(self)
+        if not self.bus.alone:  # tables opened on other processes: take a share of them
+            self._looking = asyncio.create_task(self._look_for_tables(), name="room-tables")
         if self.bus.alone:  # runs of tournaments no longer in the room file
             resumed = {run.id for series in self._series() for run in series.runs()}
             for instance in await self.store.run(refund_abandoned, resumed):
                 log.warning("tournament %s is not in the room any more; refunded", instance)
         self.lobby.start()
+
+    def _add_configs(self, configs: list[TableConfig]) -> list[TableConfig]:
+        """The tables among ``configs`` the room did not have: added (a room file's
+        table keeps its own config)."""
+        new = [config for config in configs if config.id not in self.configs]
+        for config in new:
+            self.configs[config.id] = config
+        return new
+
+    async def open_table(self, config: TableConfig, *, by: Account, reason: str) -> None:
+        """An operator's new cash table: stored (and audited), then played -- here
+        at once with the embedded bus, or by whichever process takes it."""
+        if config.id in self.configs or self.series_unit(config.id) or spec_of_table(config.id):
+            raise staff.Conflict(f"there is already a table or tournament {config.id!r}")
+        await self.store.run(lambda conn: staff.open_table(conn, config, by=by, reason=reason))
+        await self.tables_opened()
+
+    async def tables_opened(self) -> None:
+        """Add the tables operators opened since the last look; the only process
+        takes them at once (on a shared bus, the bus's passes share them out)."""
+        for config in self._add_configs(await self.store.run(staff.console_tables)):
+            if self.bus.alone:
+                await self.take(f"t:{config.id}")
+
+    async def _look_for_tables(self) -> None:
+        while True:
+            await asyncio.sleep(TABLES_LOOK_S)
+            try:
+                await self.tables_opened()
+            except Exception:
+                log.exception("could not look for tables opened elsewhere")
 
     async def _cancel(self, fn: Any) -> None:
         cancelled: list[dict[str, Any]] = await self.store.run(fn)
@@ -151,6 +189,8 @@ class Room:
         return f"s:{spec}" if spec in self.specs else None
 
     async def stop(self) -> None:
+        if self._looking is not None:
+            self._looking.cancel()
         await self.lobby.stop()
         await self.gateway.stop()
         await self.bus.stop(self)  # every unit released

@@ -31,8 +31,10 @@ from drawpoker.server.store import (
     hand_players,
     hands,
     ledger_tx,
+    tables,
     tournaments,
 )
+from drawpoker.server.tableconfig import TableConfig
 
 ROLES = ("player", "moderator", "operator", "administrator")
 ADJUSTMENTS = "house:adjustments"  # where corrected chips come from and go to
@@ -43,6 +45,10 @@ MAX_MUTE_MINUTES = 60 * 24 * 365
 
 class NotFound(AuthError):
     status = 404
+
+
+class Conflict(AuthError):
+    status = 409
 
 
 def rank(role: str) -> int:
@@ -211,6 +217,29 @@ def muted_until(conn: Connection, account_id: int, now: float | None = None) -> 
     ).scalar_one_or_none()
     now = time.time() if now is None else now
     return until if until is not None and until > now else None
+
+
+def open_table(conn: Connection, config: TableConfig, *, by: Account | None, reason: str) -> None:
+    """Store a cash table an operator opens (``origin`` console), audited. Its
+    config must have been checked (``TableConfig.build_rules``) and its id be
+    new to the room file, which the caller knows."""
+    reason = _reason(reason)
+    if conn.execute(select(tables.c.id).where(tables.c.id == config.id)).first():
+        raise Conflict(f"there is already a table {config.id!r}")
+    conn.execute(
+        tables.insert().values(
+            id=config.id, config=config.to_json(), hand_number=0, origin="console"
+        )
+    )
+    record(conn, by, "open-table", config.id, reason, json.loads(config.to_json()))
+
+
+def console_tables(conn: Connection) -> list[TableConfig]:
+    """The cash tables operators opened, in the order they were opened."""
+    rows = conn.execute(
+        select(tables.c.config).where(tables.c.origin == "console").order_by(tables.c.id)
+    )
+    return [TableConfig.from_dict(json.loads(config)) for (config,) in rows]
 
 
 def player_card(conn: Connection, name: str) -> dict[str, Any]:

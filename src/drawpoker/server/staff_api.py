@@ -9,6 +9,7 @@ audit log in the same transaction.
 - ``POST /api/admin/mute``            moderator: refuse an account's chat for a while
 - ``GET  /api/admin/audit``           operator: the audit log, newest first
 - ``POST /api/admin/adjust``          operator: correct a balance, with a reason
+- ``POST /api/admin/tables``          operator: open a cash table now (kept in the database)
 - ``POST /api/admin/roles``           administrator: give an account a role
 """
 
@@ -20,10 +21,12 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
-from drawpoker.protocol.rest import Adjustment, Mute, RoleChange
+from drawpoker.errors import DrawPokerError
+from drawpoker.protocol.rest import Adjustment, Mute, NewTable, RoleChange
 from drawpoker.server import staff
 from drawpoker.server.auth import Account, AuthError
 from drawpoker.server.rest import authed, json_response, read_body, room_of
+from drawpoker.server.tableconfig import TableConfig
 
 Handler = Callable[[Request, Account], Awaitable[Response]]
 
@@ -90,6 +93,33 @@ async def adjust(request: Request, account: Account) -> Response:
     return json_response({"ok": True, "transaction": tx})
 
 
+@for_role("operator")
+async def open_table(request: Request, account: Account) -> Response:
+    body = await read_body(request, NewTable)
+    config = TableConfig(
+        id=body.id,
+        name=body.name,
+        rules=body.game,
+        min_buy_in=body.min_buy_in,
+        max_buy_in=body.max_buy_in,
+        action_time_s=body.action_time_s,
+        time_bank_s=body.time_bank_s,
+        between_hands_s=body.between_hands_s,
+        bots=body.bots,
+        practice=body.practice,
+    )
+    try:
+        rules = config.build_rules()
+    except (DrawPokerError, TypeError, ValueError) as problem:
+        raise AuthError(f"the game: {problem}") from None
+    if config.min_buy_in > config.max_buy_in:
+        raise AuthError("the minimum buy-in is above the maximum")
+    if config.bots >= rules.max_seats:
+        raise AuthError(f"{config.bots} bots would fill all {rules.max_seats} seats")
+    await room_of(request).open_table(config, by=account, reason=body.reason)
+    return json_response({"ok": True, "table": config.id})
+
+
 @for_role("administrator")
 async def roles(request: Request, account: Account) -> Response:
     body = await read_body(request, RoleChange)
@@ -106,5 +136,6 @@ def routes() -> list[BaseRoute]:
         Route("/api/admin/audit", audit),
         Route("/api/admin/mute", mute, methods=["POST"]),
         Route("/api/admin/adjust", adjust, methods=["POST"]),
+        Route("/api/admin/tables", open_table, methods=["POST"]),
         Route("/api/admin/roles", roles, methods=["POST"]),
     ]

@@ -111,6 +111,8 @@ tables = Table(
     Column("config", Text, nullable=False),  # JSON
     Column("hand_number", Integer, nullable=False, default=0),
     Column("state", Text),  # the room's CashTable.to_dict() as JSON (migration 2)
+    # "file": from the room file; "console": opened by an operator (migration 5)
+    Column("origin", String(8), nullable=False, server_default="file"),
 )
 
 seats = Table(
@@ -225,8 +227,8 @@ _APPEND_ONLY_POSTGRESQL = (
 
 
 def _v5(conn: Connection) -> None:
-    """Roles and chat mutes of accounts, and the audit log, which the database
-    keeps append-only."""
+    """Roles and chat mutes of accounts, tables opened by operators, and the
+    audit log, which the database keeps append-only."""
     columns = {c["name"] for c in inspect(conn).get_columns("accounts")}
     if "role" not in columns:
         conn.execute(
@@ -234,6 +236,10 @@ def _v5(conn: Connection) -> None:
         )
     if "muted_until" not in columns:
         conn.execute(text("ALTER TABLE accounts ADD COLUMN muted_until FLOAT"))
+    if "origin" not in {c["name"] for c in inspect(conn).get_columns("tables")}:
+        conn.execute(
+            text("ALTER TABLE tables ADD COLUMN origin VARCHAR(8) NOT NULL DEFAULT 'file'")
+        )
     audit_log.create(conn, checkfirst=True)
     if conn.dialect.name == "postgresql":
         for statement in _APPEND_ONLY_POSTGRESQL:
