@@ -161,7 +161,8 @@ async def me(request: Request, account: Account) -> Response:
         return {"balance": ledger.balance(c, ledger.player(account.id)), "stacks": mine}
 
     money = await room_of(request).store.run(read)
-    return json_response({"id": account.id, "name": account.name, "kind": account.kind, **money})
+    who = {"id": account.id, "name": account.name, "kind": account.kind, "role": account.role}
+    return json_response({**who, **money})
 
 
 async def session(request: Request) -> Response:

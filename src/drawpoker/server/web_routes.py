@@ -55,11 +55,17 @@ async def index(request: Request) -> Response:
     return HTMLResponse((WEB_DIR / "index.html").read_text("utf-8"))
 
 
+async def console(request: Request) -> Response:
+    """The staff's console (its data comes from ``/api/admin/``, which checks roles)."""
+    return HTMLResponse((WEB_DIR / "console" / "console.html").read_text("utf-8"))
+
+
 def routes() -> list[BaseRoute]:
     """The browser client's routes."""
     static = _Static(directory=WEB_DIR)
     return [
         Route("/", index),
+        Route("/console", console),
         _file("manifest.webmanifest"),
         _file("sw.js"),
         Mount("/static", app=static, name="static"),

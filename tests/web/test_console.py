@@ -1,0 +1,161 @@
+"""The staff's console in Chromium: an operator opens a table and a player sits
+at it from the lobby without a restart; a moderator mutes a spammer whose next
+chat line is refused; an operator corrects a balance, which shows in the
+player's card and the audit log while the books balance; anyone else is told
+the page is for staff."""
+
+from __future__ import annotations
+
+import asyncio
+import subprocess
+import sys
+from collections.abc import Coroutine
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, TypeVar
+
+import httpx
+import pytest
+
+from drawpoker.server import ledger
+from drawpoker.server.store import Store, database_url
+from server.helpers import Client, Server
+
+from .helpers import DESKTOP, PHONE
+from .test_browser import join, press
+
+pytestmark = pytest.mark.slow
+PASSWORD = "Tr0ub4dor&3-horse"
+T = TypeVar("T")
+
+
+def staff(server: Server, name: str, role: str) -> None:
+    """A staff account, made with ``drawpoker admin`` on the running server's database."""
+    if httpx.post(server.url + "/api/login", json={"name": name, "password": PASSWORD}).is_success:
+        return  # made by an earlier test of the session
+    made = subprocess.run(
+        [sys.executable, "-m", "drawpoker.cli", "admin", "--data-dir", str(server.tmp / "data"),
+         "create-user", name, "--role", role, "--password-stdin"],
+        input=PASSWORD, capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert made.returncode == 0, made.stderr
+
+
+def off_the_page(work: Coroutine[Any, Any, T]) -> T:
+    """Run ``work`` in a thread of its own (Playwright's loop runs in this one)."""
+    with ThreadPoolExecutor(1) as thread:
+        return thread.submit(asyncio.run, work).result(timeout=60)
+
+
+def console(open_page: Any, server: Server, name: str, viewport: dict[str, int] = DESKTOP) -> Any:
+    page = open_page(viewport)
+    page.goto(server.url + "/console")
+    page.fill("#c-name", name)
+    page.fill("#c-password", PASSWORD)
+    page.click("#login button[type=submit]")
+    page.wait_for_selector("html[data-ready]")
+    return page
+
+
+def submit(page: Any, form: str, fields: dict[str, str]) -> str:
+    for name, value in fields.items():
+        locator = page.locator(f"#{form} [name={name}]")
+        if locator.evaluate("el => el.tagName") == "SELECT":
+            locator.select_option(value)
+        else:
+            locator.fill(value)
+    page.click(f"#{form} button[type=submit]")
+    status = page.locator(f"#{form}-status")
+    page.wait_for_function(
+        "el => el.textContent && el.textContent !== '…'", arg=status.element_handle()
+    )
+    text: str = status.inner_text()
+    return text
+
+
+def test_an_operator_opens_a_table_and_a_player_sits_at_it(open_page: Any, server: Server) -> None:
+    staff(server, "Opsy", "operator")
+    page = console(open_page, server, "Opsy")
+    page.wait_for_selector('#figures dd[data-figure="hands_today"]')
+    said = submit(page, "open-table", {
+        "id": "console-1", "name": "From the console", "structure": "pot-limit",
+        "small_blind": "1", "big_blind": "2", "max_seats": "6", "min_buy_in": "40",
+        "max_buy_in": "200", "bots": "1", "reason": "a table for the evening",
+    })  # fmt: skip
+    assert said == "Table console-1 is open."
+    page.console.allow("409")  # the browser logs the refusal as a failed load
+    again = submit(page, "open-table", {"reason": "twice"})  # the same id
+    assert "already a table" in again
+    player = open_page(DESKTOP)
+    player.wait_for_selector('.trow[data-table="console-1"]')
+    join(player, "console-1", False)
+    page.click("#audit button")
+    page.wait_for_selector("#audit td:text('open-table')")
+
+
+def test_a_moderator_mutes_a_spammer(open_page: Any, server: Server) -> None:
+    staff(server, "Moddy", "moderator")
+    spammer = httpx.post(server.url + "/api/guest").json()
+
+    async def chat(text: str) -> dict[str, Any]:
+        client = await Client(server, spammer["token"], "spammer").connect()
+        try:
+            return await client.request({"type": "chat", "table": "desk", "text": text})
+        finally:
+            await client.close()
+
+    assert off_the_page(chat("cheap chips here"))["type"] == "ok"
+    page = console(open_page, server, "Moddy")
+    assert page.locator("#open-table").count() == 0  # an operator's form
+    assert page.locator("#audit").count() == 0
+    page.fill("#c-player", spammer["name"])
+    page.click("#find-player button")
+    page.wait_for_selector('#player-card dd[data-field="chat"]:text("allowed")')
+    assert page.locator("#adjust").count() == 0
+    said = submit(page, "mute", {"minutes": "30", "reason": "advertising"})
+    assert said.startswith("Muted until")
+    page.wait_for_selector('#player-card dd[data-field="chat"]:text("muted until")')
+    refused = off_the_page(chat("cheaper chips here"))
+    assert (refused["type"], refused["code"]) == ("error", "muted")
+
+
+def test_an_operator_corrects_a_balance(open_page: Any, server: Server) -> None:
+    staff(server, "Opsy", "operator")
+    player = httpx.post(server.url + "/api/guest").json()
+    before = server.me(player["token"])["balance"]
+    page = console(open_page, server, "Opsy")
+    page.fill("#c-player", player["name"])
+    page.click("#find-player button")
+    page.wait_for_selector(f'#player-card dd[data-field="balance"]:text("{before}")')
+    assert page.locator("#role").count() == 0  # an administrator's form
+    said = submit(page, "adjust", {"amount": "-250", "reason": "refund reversed, ticket 12"})
+    assert said.startswith("Done: ledger transaction")
+    page.wait_for_selector(f'#player-card dd[data-field="balance"]:text("{before - 250}")')
+    assert server.me(player["token"])["balance"] == before - 250
+    page.click("#audit button")
+    row = page.locator("#audit tr", has_text="refund reversed, ticket 12")
+    row.wait_for()
+    assert "adjust-balance" in row.inner_text()
+    assert player["name"] in row.inner_text()
+    store = Store(database_url(None, server.tmp / "data"))
+    try:
+        store.call(ledger.check_books)
+    finally:
+        store.close()
+
+
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_the_console_is_for_staff_only(
+    open_page: Any, server: Server, viewport: dict[str, int]
+) -> None:
+    page = open_page(viewport, phone=viewport is PHONE)
+    press(page, "#guest-btn", viewport is PHONE)
+    page.wait_for_selector("#account :text('guest-')")
+    page.goto(server.url + "/console")
+    page.wait_for_selector("#not-staff")
+    assert page.locator("#overview").count() == 0
+    page.console.allow("403")  # the fetches below, refused as they must be
+    for path in ("/api/admin/overview", "/api/admin/audit"):
+        status = page.evaluate(f"fetch('{path}').then(r => r.status)")
+        assert status == 403
+    wide = page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    assert wide, "the page scrolls sideways"
