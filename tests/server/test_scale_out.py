@@ -478,11 +478,13 @@ def test_a_tournament_is_played_from_every_gateway(
         store.close()
 
 
-def test_a_table_opened_on_one_process_is_played_from_every_gateway(
+def test_a_table_opened_and_a_player_banned_on_one_process_reach_every_other(
     cluster: Cluster, postgresql: str
 ) -> None:
     """An operator opens a table on one process: every lobby lists it, some
-    process takes it, players on two other gateways sit and are dealt in."""
+    process takes it, players on two other gateways sit and are dealt in; one
+    of them, banned on the first process, is disconnected by the gateway that
+    serves them and stood up by the table's owner."""
     from .test_staff_api import NEW_TABLE, PASSWORD
 
     first = cluster.servers[0]
@@ -493,10 +495,11 @@ def test_a_table_opened_on_one_process_is_played_from_every_gateway(
     )  # fmt: skip
     assert made.returncode == 0, made.stderr
     login = httpx.post(first.url + "/api/login", json={"name": "Ops", "password": PASSWORD})
+    operator = {"Authorization": f"Bearer {login.json()['token']}"}
     opened = httpx.post(
         first.url + "/api/admin/tables",
         json={**NEW_TABLE, "id": "live", "bots": 0},
-        headers={"Authorization": f"Bearer {login.json()['token']}"},
+        headers=operator,
         timeout=10,
     )
     assert opened.status_code == 200, opened.text
@@ -509,14 +512,30 @@ def test_a_table_opened_on_one_process_is_played_from_every_gateway(
         assert time.monotonic() < deadline, "the new table was not taken and listed everywhere"
         time.sleep(0.2)
 
-    async def sit_and_play() -> None:
+    async def sit_play_and_ban() -> None:
         a, b = await _guest(cluster.servers[1]), await _guest(cluster.servers[2])
         try:
             await _seat(a, "live", 1)
             await _seat(b, "live", 2)
             await b.wait(lambda f: f["type"] == "event" and f["event"]["type"] == "HandStarted", 15)
+            # Banned on the first process: the connection on the second closes.
+            me = httpx.get(cluster.servers[1].url + "/api/me", params={"token": a.token}).json()
+            banned = httpx.post(
+                first.url + "/api/admin/suspend",
+                json={"name": me["name"], "days": None, "reason": "collusion"},
+                headers=operator,
+                timeout=10,
+            )
+            assert banned.status_code == 200, banned.text
+            assert banned.json()["tables"] == ["live"]
+            await asyncio.wait_for(a._reader, 15)
+            assert a.ws.close_code == 1008
+            deadline = time.monotonic() + 30
+            while _seated(cluster.servers[2], "live") != 1:  # stood up after its hand
+                assert time.monotonic() < deadline, "the banned player kept the seat"
+                await asyncio.sleep(0.3)
         finally:
             await a.close()
             await b.close()
 
-    asyncio.run(sit_and_play())
+    asyncio.run(sit_play_and_ban())

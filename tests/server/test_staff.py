@@ -7,6 +7,7 @@ from __future__ import annotations
 import itertools
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -186,3 +187,33 @@ def test_a_mute_ends_when_it_says(store: Store) -> None:
     assert store.call(lambda c: staff.mute(c, "erin", 0, by=None, reason="over")) is None
     assert store.call(staff.muted_until, erin.id) is None
     assert [e["action"] for e in store.call(staff.audit_entries)][:2] == ["unmute", "mute"]
+
+
+def test_a_suspension_ends_sessions_and_keeps_to_the_roles(store: Store) -> None:
+    frank = _player(store, "frank")
+    token = store.call(auth.new_session, frank.id)
+    operator = store.call(lambda c: staff.set_role(c, "frank", "operator", by=None, reason="x"))
+    _player(store, "gina")
+    gina_token = store.call(auth.new_session, store.call(auth.account_by_name, "gina").id)
+    with pytest.raises(Forbidden, match="only a higher role"):
+        store.call(lambda c: staff.suspend(c, "frank", 3, by=operator, reason="self"))
+    account, until, tables = store.call(
+        lambda c: staff.suspend(c, "gina", 3, by=operator, reason="abuse")
+    )
+    assert until is not None
+    assert until == pytest.approx(time.time() + 3 * 86400, abs=60)
+    assert tables == []
+    assert store.call(auth.account_for_token, gina_token) is None  # the session is over
+    with pytest.raises(Forbidden, match="suspended until"):
+        store.call(auth.new_session, account.id)
+    assert store.call(auth.account_for_token, token) is not None  # frank's is untouched
+    for bad in (-1, staff.MAX_SUSPENSION_DAYS + 1, 2.5, True):
+        with pytest.raises(AuthError, match="a suspension lasts"):
+            store.call(lambda c, d=bad: staff.suspend(c, "gina", d, by=operator, reason="x"))
+    _, forever, _ = store.call(lambda c: staff.suspend(c, "gina", None, by=None, reason="ring"))
+    assert forever == auth.FOREVER
+    assert auth.until_text(forever) == "for good"
+    store.call(lambda c: staff.suspend(c, "gina", 0, by=operator, reason="appeal"))
+    assert store.call(auth.new_session, account.id)
+    actions = [e["action"] for e in store.call(staff.audit_entries)][:3]
+    assert actions == ["reinstate", "ban", "suspend"]

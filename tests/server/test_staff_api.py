@@ -23,6 +23,8 @@ from prometheus_client.parser import text_string_to_metric_families
 from starlette.requests import Request
 
 from drawpoker.server import app as server_app
+from drawpoker.server import ledger
+from drawpoker.server.store import Store, database_url
 
 from .helpers import Client, Server, table
 
@@ -353,3 +355,69 @@ def test_json_lines_carry_the_traceback() -> None:
     assert entry["message"] == "x y"
     assert "ValueError: a broken thing" in entry["exception"]
     assert entry["time"].endswith("+00:00")
+
+
+def test_a_banned_player_is_turned_away(tmp_path: Path, database: str | None) -> None:
+    """Banned mid-session: the connection closes, the session ends, the seat is
+    cashed out when the hand is over, every chip is where the ledger says."""
+    server = Server(tmp_path, database, [table("t", seats=2, bots=1, action_time=2.0)])
+    _admin(server, "create-user", "Ops", "--role", "operator", "--password-stdin", stdin=PASSWORD)
+    _admin(server, "create-user", "Ops2", "--role", "operator", "--password-stdin", stdin=PASSWORD)
+    server.start()
+    try:
+        ops = _login(server, "Ops")
+        made = httpx.post(
+            server.url + "/api/register", json={"name": "cheat", "password": PASSWORD}
+        )
+        token = made.json()["token"]
+        asyncio.run(_banned_at_the_table(server, ops, token))
+        assert server.me(token).get("error")  # the session is over
+        login = httpx.post(server.url + "/api/login", json={"name": "cheat", "password": PASSWORD})
+        assert login.status_code == 403
+        assert "suspended for good" in login.json()["error"]
+        peer = _call(server, ops, "POST", "/api/admin/suspend", {
+            "name": "Ops2", "days": 1, "reason": "x"
+        })  # fmt: skip
+        assert peer.status_code == 403  # an operator cannot suspend another operator
+        for bad in ({"name": "cheat", "days": -1, "reason": "x"},
+                    {"name": "cheat", "days": 7, "reason": ""},
+                    {"name": "nobody", "days": 7, "reason": "x"}):  # fmt: skip
+            assert _call(server, ops, "POST", "/api/admin/suspend", bad).status_code in (400, 404)
+        lifted = _call(server, ops, "POST", "/api/admin/suspend", {
+            "name": "cheat", "days": 0, "reason": "appeal upheld"
+        })  # fmt: skip
+        assert lifted.json()["suspended_until"] is None
+        _login(server, "cheat")
+        actions = [
+            e["action"]
+            for e in _call(server, ops, "GET", "/api/admin/audit", None).json()["entries"]
+        ]
+        assert actions[:2] == ["reinstate", "ban"]
+    finally:
+        server.stop()
+    store = Store(database_url(database, tmp_path / "data"))
+    try:
+        store.call(ledger.check_books)
+    finally:
+        store.close()
+
+
+async def _banned_at_the_table(server: Server, ops: str, token: str) -> None:
+    player = await Client(server, token, "cheat").connect()
+    sat = await player.request({"type": "sit", "table": "t", "seat": 2, "buy_in": 100})
+    assert sat["type"] == "ok", sat
+    await player.wait(lambda f: f["type"] == "event" and f["event"]["type"] == "HandStarted", 15)
+    banned = _call(server, ops, "POST", "/api/admin/suspend", {
+        "name": "cheat", "days": None, "reason": "chip dumping ring"
+    })  # fmt: skip
+    assert banned.status_code == 200, banned.text
+    assert banned.json()["tables"] == ["t"]
+    await asyncio.wait_for(player._reader, 10)  # closed by the server
+    assert player.ws.close_code == 1008
+    deadline = time.monotonic() + 20
+    while server.table("t")["seats_taken"] != 1:  # stood up once the hand is over
+        assert time.monotonic() < deadline, server.table("t")
+        await asyncio.sleep(0.2)
+    card = _call(server, ops, "GET", "/api/admin/players/cheat", None).json()
+    assert card["suspended_until"] > time.time() + 10 * 365 * 86400
+    assert card["transactions"][0]["kind"] == "cash-out"

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import subprocess
 import sys
+import time
 from collections.abc import Coroutine
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
@@ -159,3 +160,46 @@ def test_the_console_is_for_staff_only(
         assert status == 403
     wide = page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
     assert wide, "the page scrolls sideways"
+
+
+def test_an_operator_bans_a_player_in_the_middle_of_a_hand(open_page: Any, server: Server) -> None:
+    staff(server, "Opsy", "operator")
+    player = open_page(DESKTOP)
+    player.wait_for_selector('.trow[data-table="console-ban"]')
+    join(player, "console-ban", False)
+    name = player.locator("#me-name").inner_text()
+    player.wait_for_selector("#my-hand .card")  # a hand in play
+    page = console(open_page, server, "Opsy")
+    page.fill("#c-player", name)
+    page.click("#find-player button")
+    page.wait_for_selector('#player-card dd[data-field="account"]:text("in good standing")')
+    page.check("#c-ban")
+    said = submit(page, "suspend", {"reason": "chip dumping ring"})
+    assert said == "Suspended for good; stood up at 1 tables."
+    page.wait_for_selector('#player-card dd[data-field="account"]:text("banned")')
+    player.console.allow("401")  # the banned page's requests, refused from now on
+    player.console.allow("1008")
+    deadline = time.monotonic() + 30
+    while name in _seated(server, "console-ban"):  # cashed out when the hand is over
+        assert time.monotonic() < deadline, "the banned player still has a seat"
+        time.sleep(0.3)
+    card = httpx.get(
+        server.url + f"/api/admin/players/{name}",
+        headers={"Authorization": f"Bearer {_token(server, 'Opsy')}"},
+    ).json()
+    assert card["transactions"][0]["kind"] == "cash-out"
+    store = Store(database_url(None, server.tmp / "data"))
+    try:
+        store.call(ledger.check_books)
+    finally:
+        store.close()
+
+
+def _token(server: Server, name: str) -> str:
+    reply = httpx.post(server.url + "/api/login", json={"name": name, "password": PASSWORD})
+    token: str = reply.json()["token"]
+    return token
+
+
+def _seated(server: Server, table_id: str) -> list[str]:
+    return [seat["name"] for seat in server.table(table_id)["state"]["seats"]]

@@ -102,3 +102,18 @@ class NewTable(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     bots: Annotated[int, Meta(ge=0, le=7)] = 0
     practice: bool = False
     reason: Reason
+
+
+class Suspension(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    """``POST /api/admin/suspend`` (operators): suspend an account for ``days``
+    (``null``: for good, a ban; 0 lifts it), saying why."""
+
+    rules: ClassVar[dict[str, str]] = {
+        "name": "a name is 1 to 32 characters",
+        "days": "a suspension lasts 0 (lifted) to 3650 days, or null (for good)",
+        "reason": "a reason is 1 to 500 characters",
+    }
+
+    name: Annotated[str, Meta(min_length=1, max_length=32)]
+    days: Annotated[int, Meta(ge=0, le=3650)] | None
+    reason: Reason

@@ -195,7 +195,29 @@ def _token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
+FOREVER = 253_402_300_799.0  # 9999-12-31: a suspension without an end (a ban)
+
+
+def until_text(until: float) -> str:
+    if until >= FOREVER:
+        return "for good"
+    return "until " + time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(until))
+
+
+def suspended_until(conn: Connection, account_id: int, now: float | None = None) -> float | None:
+    """When the account's suspension ends, if it is suspended now."""
+    until = conn.execute(
+        select(accounts.c.suspended_until).where(accounts.c.id == account_id)
+    ).scalar_one_or_none()
+    now = time.time() if now is None else now
+    return until if until is not None and until > now else None
+
+
 def new_session(conn: Connection, account_id: int) -> str:
+    """A session token for the account (``Forbidden`` while it is suspended)."""
+    until = suspended_until(conn, account_id)
+    if until is not None:
+        raise Forbidden(f"this account is suspended {until_text(until)}")
     token = secrets.token_urlsafe(32)
     now = time.time()
     conn.execute(
@@ -217,11 +239,12 @@ def account_for_token(conn: Connection, token: str) -> Account | None:
     if not token or len(token) > 100:
         return None
     row = conn.execute(
-        select(*_ACCOUNT, sessions.c.expires_at)
+        select(*_ACCOUNT, sessions.c.expires_at, accounts.c.suspended_until)
         .join(sessions, sessions.c.account_id == accounts.c.id)
         .where(sessions.c.token_hash == _token_hash(token))
     ).first()
-    if row is None or row[4] < time.time():
+    now = time.time()
+    if row is None or row[4] < now or (row[5] is not None and row[5] > now):
         return None
     return _account(row)
 

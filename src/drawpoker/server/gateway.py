@@ -149,7 +149,7 @@ class Gateway:
         self.bus = bus
         self.lobby = lobby
         self.viewers = Viewers(on_stale=self.resync)
-        self.connections = 0  # websockets open on this process
+        self.open: dict[int, Connection] = {}  # the websockets open on this process, by id
         self._following: Counter[tuple[str, int | None]] = Counter()  # (unit, audience) -> views
         self._resyncs: set[asyncio.Task[None]] = set()
         self._parallel: asyncio.Semaphore | None = None
@@ -313,6 +313,17 @@ class Gateway:
             if unit is not None:
                 self.unwatch_channel(conn, unit, name)
 
+    def accounts(self) -> set[int]:
+        """The accounts with a connection open here."""
+        return {conn.account.id for conn in self.open.values() if conn.account is not None}
+
+    def drop_account(self, account_id: int, reason: str) -> int:
+        """Close every connection of the account (policy violation, 1008); how many."""
+        mine = [c for c in self.open.values() if c.account and c.account.id == account_id]
+        for conn in mine:
+            conn.close_soon(1008, reason)
+        return len(mine)
+
     async def stop(self) -> None:
         for task in list(self._resyncs):
             task.cancel()
@@ -323,7 +334,7 @@ async def websocket_endpoint(ws: WebSocket) -> None:
     account = await account_of(ws)
     await ws.accept()
     conn = Connection(ws, account)
-    room.gateway.connections += 1
+    room.gateway.open[conn.id] = conn
     pump = asyncio.create_task(conn.pump())
     who = None if account is None else AccountInfo(id=account.id, name=account.name)
     conn.send(encode_text(Welcome(protocol=PROTOCOL_VERSION, server=__version__, account=who)))
@@ -345,7 +356,7 @@ async def websocket_endpoint(ws: WebSocket) -> None:
     except WebSocketDisconnect:
         pass
     finally:
-        room.gateway.connections -= 1
+        room.gateway.open.pop(conn.id, None)
         room.gateway.closed(conn, room.series_unit)
         pump.cancel()
         with contextlib.suppress(asyncio.CancelledError):

@@ -16,7 +16,14 @@ from starlette.routing import BaseRoute, Route
 
 from drawpoker import __version__
 from drawpoker.protocol.client import CLIENT_MESSAGES
-from drawpoker.protocol.rest import Adjustment, Credentials, Mute, NewTable, RoleChange
+from drawpoker.protocol.rest import (
+    Adjustment,
+    Credentials,
+    Mute,
+    NewTable,
+    RoleChange,
+    Suspension,
+)
 from drawpoker.protocol.server import SERVER_ENTRIES, SERVER_FRAMES
 from drawpoker.server.rest import COOKIE, json_response
 
@@ -32,7 +39,7 @@ _FILTERS = (
 def _schemas() -> tuple[dict[str, Any], dict[str, Any]]:
     """Each type's schema reference, and the components they refer to."""
     types: list[type[msgspec.Struct]] = [
-        Credentials, RoleChange, Adjustment, Mute, NewTable,
+        Credentials, RoleChange, Adjustment, Mute, NewTable, Suspension,
         *CLIENT_MESSAGES, *SERVER_FRAMES, *SERVER_ENTRIES,
     ]  # fmt: skip
     refs, components = msgspec.json.schema_components(
@@ -166,6 +173,15 @@ def document() -> dict[str, Any]:
                 "Moderators and up: refuse an account's chat for some minutes (0 lifts it), "
                 "with a reason (audited)",
                 refs["Mute"],
+                auth_needed=True,
+            )
+        },
+        "/api/admin/suspend": {
+            "post": _op(
+                "Operators and up: suspend an account for some days (null: for good; 0 lifts "
+                "it), with a reason (audited): its sessions end, its connections close and "
+                "its seats are cashed out",
+                refs["Suspension"],
                 auth_needed=True,
             )
         },

@@ -18,6 +18,7 @@ from typing import Any
 
 from sqlalchemy import Connection
 
+from drawpoker.protocol import client
 from drawpoker.server import staff
 from drawpoker.server.auth import Account
 from drawpoker.server.bus import Bus, LocalBus
@@ -34,6 +35,7 @@ from drawpoker.server.tournament.spec import TournamentSpec, spec_of_run, spec_o
 
 log = logging.getLogger("drawpoker.server")
 TABLES_LOOK_S = 2.0  # on a shared bus: how often to look for tables opened elsewhere
+SUSPENDED_LOOK_S = 5.0  # ... and for accounts suspended elsewhere with connections here
 
 
 class Room:
@@ -57,7 +59,7 @@ class Room:
         self.cancelled: list[dict[str, Any]] = []  # hands cancelled by restarts and takeovers
         self._changing = asyncio.Lock()
         self._stale_tasks: set[asyncio.Task[None]] = set()
-        self._looking: asyncio.Task[None] | None = None
+        self._looking: list[asyncio.Task[None]] = []
 
     def units(self) -> list[str]:
         """Every unit of the room (the process holds some or all of them)."""
@@ -68,8 +70,11 @@ class Room:
             await self._cancel(cancel_unfinished)
         self._add_configs(await self.store.run(staff.console_tables))
         await self.bus.start(self)
-        if not self.bus.alone:  # tables opened on other processes: take a share of them
-            self._looking = asyncio.create_task(self._look_for_tables(), name="room-tables")
+        if not self.bus.alone:  # tables opened, accounts suspended, on other processes
+            self._looking = [
+                asyncio.create_task(self._look_for_tables(), name="room-tables"),
+                asyncio.create_task(self._look_for_suspended(), name="room-suspended"),
+            ]
         if self.bus.alone:  # runs of tournaments no longer in the room file
             resumed = {run.id for series in self._series() for run in series.runs()}
             for instance in await self.store.run(refund_abandoned, resumed):
@@ -98,6 +103,32 @@ class Room:
         for config in self._add_configs(await self.store.run(staff.console_tables)):
             if self.bus.alone:
                 await self.take(f"t:{config.id}")
+
+    async def turn_away(self, account: Account, tables: list[str]) -> None:
+        """A suspended account: its connections here close, and it stands up from
+        its cash tables (cashed out through the ledger when its hand is over;
+        it acts in none meanwhile, so its turns time out). Other processes close
+        its connections at their next look (``SUSPENDED_LOOK_S``)."""
+        self.gateway.drop_account(account.id, "account suspended")
+        for table in tables:
+            try:
+                await self.bus.ask(
+                    f"t:{table}", "leave", {"account": account, "msg": client.Leave(table=table)}
+                )
+            except Exception as problem:  # the seat is stood up when its owner answers again
+                log.warning("%s: could not stand %s up (%s)", table, account.name, problem)
+
+    async def _look_for_suspended(self) -> None:
+        """Close the connections of accounts suspended by another process."""
+        while True:
+            await asyncio.sleep(SUSPENDED_LOOK_S)
+            try:
+                found = await self.store.run(staff.suspended, sorted(self.gateway.accounts()))
+            except Exception:
+                log.exception("could not look for suspended accounts")
+                continue
+            for account_id in found:
+                self.gateway.drop_account(account_id, "account suspended")
 
     async def _look_for_tables(self) -> None:
         while True:
@@ -181,7 +212,7 @@ class Room:
         seated = sum(
             len(unit.actor.players) for unit in self.held.values() if isinstance(unit, CashDesk)
         )
-        return {"connections": self.gateway.connections, "units": len(self.held), "seated": seated}
+        return {"connections": len(self.gateway.open), "units": len(self.held), "seated": seated}
 
     def series_unit(self, name: str) -> str | None:
         """The unit that answers for a tournament (its id) or one of its runs."""
@@ -189,8 +220,8 @@ class Room:
         return f"s:{spec}" if spec in self.specs else None
 
     async def stop(self) -> None:
-        if self._looking is not None:
-            self._looking.cancel()
+        for task in self._looking:
+            task.cancel()
         await self.lobby.stop()
         await self.gateway.stop()
         await self.bus.stop(self)  # every unit released

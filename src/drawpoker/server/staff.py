@@ -31,6 +31,8 @@ from drawpoker.server.store import (
     hand_players,
     hands,
     ledger_tx,
+    seats,
+    sessions,
     tables,
     tournaments,
 )
@@ -41,6 +43,7 @@ ADJUSTMENTS = "house:adjustments"  # where corrected chips come from and go to
 MAX_REASON = 500
 MAX_ADJUSTMENT = 1_000_000_000
 MAX_MUTE_MINUTES = 60 * 24 * 365
+MAX_SUSPENSION_DAYS = 3650
 
 
 class NotFound(AuthError):
@@ -219,6 +222,49 @@ def muted_until(conn: Connection, account_id: int, now: float | None = None) -> 
     return until if until is not None and until > now else None
 
 
+def suspend(
+    conn: Connection, name: str, days: int | None, *, by: Account | None, reason: str
+) -> tuple[Account, float | None, list[str]]:
+    """Suspend ``name`` for ``days`` (None: for good, a ban; 0: lift it), audited.
+    Its sessions end at once and it cannot log in meanwhile. Returns the
+    account, the end (None: lifted) and the cash tables where it has a seat,
+    which the caller stands it up from."""
+    if days is not None and (type(days) is not int or not 0 <= days <= MAX_SUSPENSION_DAYS):
+        raise AuthError(f"a suspension lasts 0 (lifted) to {MAX_SUSPENSION_DAYS} days, or null")
+    reason = _reason(reason)
+    account = _named(conn, name)
+    if account.kind == "bot":
+        raise AuthError("the room's bots are not suspended")
+    if by is not None and rank(account.role) >= rank(by.role):
+        raise Forbidden(f"{account.name} is {account.role}: only a higher role may suspend them")
+    until = None if days == 0 else auth.FOREVER if days is None else time.time() + days * 86400
+    conn.execute(accounts.update().where(accounts.c.id == account.id).values(suspended_until=until))
+    if until is not None:
+        conn.execute(sessions.delete().where(sessions.c.account_id == account.id))
+    seated = [
+        str(table)
+        for (table,) in conn.execute(
+            select(seats.c.table_id).where(seats.c.account_id == account.id)
+        )
+    ]
+    action = "reinstate" if until is None else "ban" if days is None else "suspend"
+    detail = {"days": days, "until": until, "tables": seated}
+    record(conn, by, action, account.name, reason, detail)
+    return account, until, seated
+
+
+def suspended(conn: Connection, account_ids: list[int]) -> list[int]:
+    """Those of ``account_ids`` suspended now."""
+    if not account_ids:
+        return []
+    rows = conn.execute(
+        select(accounts.c.id).where(
+            accounts.c.id.in_(account_ids), accounts.c.suspended_until > time.time()
+        )
+    )
+    return [int(account_id) for (account_id,) in rows]
+
+
 def open_table(conn: Connection, config: TableConfig, *, by: Account | None, reason: str) -> None:
     """Store a cash table an operator opens (``origin`` console), audited. Its
     config must have been checked (``TableConfig.build_rules``) and its id be
@@ -261,6 +307,7 @@ def player_card(conn: Connection, name: str) -> dict[str, Any]:
         "created_at": row,
         "balance": ledger.balance(conn, ledger.player(account.id)),
         "muted_until": muted_until(conn, account.id),
+        "suspended_until": auth.suspended_until(conn, account.id),
         "transactions": ledger.history(conn, ledger.player(account.id), 50),
         "hands": int(played),
     }

@@ -7,6 +7,8 @@ audit log in the same transaction.
 - ``GET  /api/admin/overview``        moderator: the room's figures and this process's
 - ``GET  /api/admin/players/{name}``  moderator: an account, its balance and ledger
 - ``POST /api/admin/mute``            moderator: refuse an account's chat for a while
+- ``POST /api/admin/suspend``         operator: suspend or ban an account (sessions end,
+                                      connections close, seats are cashed out)
 - ``GET  /api/admin/audit``           operator: the audit log, newest first
 - ``POST /api/admin/adjust``          operator: correct a balance, with a reason
 - ``POST /api/admin/tables``          operator: open a cash table now (kept in the database)
@@ -22,7 +24,7 @@ from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
 from drawpoker.errors import DrawPokerError
-from drawpoker.protocol.rest import Adjustment, Mute, NewTable, RoleChange
+from drawpoker.protocol.rest import Adjustment, Mute, NewTable, RoleChange, Suspension
 from drawpoker.server import staff
 from drawpoker.server.auth import Account, AuthError
 from drawpoker.server.rest import authed, json_response, read_body, room_of
@@ -74,6 +76,18 @@ async def mute(request: Request, account: Account) -> Response:
         lambda conn: staff.mute(conn, body.name, body.minutes, by=account, reason=body.reason)
     )
     return json_response({"ok": True, "muted_until": until})
+
+
+@for_role("operator")
+async def suspend(request: Request, account: Account) -> Response:
+    body = await read_body(request, Suspension)
+    room = room_of(request)
+    target, until, tables = await room.store.run(
+        lambda conn: staff.suspend(conn, body.name, body.days, by=account, reason=body.reason)
+    )
+    if until is not None:
+        await room.turn_away(target, tables)
+    return json_response({"ok": True, "suspended_until": until, "tables": tables})
 
 
 @for_role("operator")
@@ -135,6 +149,7 @@ def routes() -> list[BaseRoute]:
         Route("/api/admin/players/{name}", player),
         Route("/api/admin/audit", audit),
         Route("/api/admin/mute", mute, methods=["POST"]),
+        Route("/api/admin/suspend", suspend, methods=["POST"]),
         Route("/api/admin/adjust", adjust, methods=["POST"]),
         Route("/api/admin/tables", open_table, methods=["POST"]),
         Route("/api/admin/roles", roles, methods=["POST"]),

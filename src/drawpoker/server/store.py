@@ -62,6 +62,7 @@ accounts = Table(
     # player, moderator, operator, administrator (migration 5; ``staff``)
     Column("role", String(16), nullable=False, server_default="player"),
     Column("muted_until", Float),  # chat refused until then (migration 5; ``staff.mute``)
+    Column("suspended_until", Float),  # no log-in, no session until then (migration 5)
 )
 
 sessions = Table(
@@ -227,15 +228,16 @@ _APPEND_ONLY_POSTGRESQL = (
 
 
 def _v5(conn: Connection) -> None:
-    """Roles and chat mutes of accounts, tables opened by operators, and the
-    audit log, which the database keeps append-only."""
+    """Roles, chat mutes and suspensions of accounts, tables opened by operators,
+    and the audit log, which the database keeps append-only."""
     columns = {c["name"] for c in inspect(conn).get_columns("accounts")}
     if "role" not in columns:
         conn.execute(
             text("ALTER TABLE accounts ADD COLUMN role VARCHAR(16) NOT NULL DEFAULT 'player'")
         )
-    if "muted_until" not in columns:
-        conn.execute(text("ALTER TABLE accounts ADD COLUMN muted_until FLOAT"))
+    for column in ("muted_until", "suspended_until"):
+        if column not in columns:
+            conn.execute(text(f"ALTER TABLE accounts ADD COLUMN {column} FLOAT"))
     if "origin" not in {c["name"] for c in inspect(conn).get_columns("tables")}:
         conn.execute(
             text("ALTER TABLE tables ADD COLUMN origin VARCHAR(8) NOT NULL DEFAULT 'file'")

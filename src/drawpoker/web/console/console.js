@@ -111,6 +111,8 @@ function playerCard(card) {
     ["Name", card.name], ["Kind", card.kind], ["Role", card.role],
     ["Balance", card.balance], ["Hands played", card.hands],
     ["Chat", card.muted_until ? `muted until ${when(card.muted_until)}` : "allowed"],
+    ["Account", !card.suspended_until ? "in good standing"
+      : card.suspended_until > 2.5e11 ? "banned" : `suspended until ${when(card.suspended_until)}`],
   ];
   return h("div", { id: "player-card" },
     h("dl", { class: "figures" }, rows.flatMap(([k, v]) => [h("dt", {}, k), h("dd", { dataset: { field: k.toLowerCase() } }, String(v))])),
@@ -148,6 +150,15 @@ function players() {
       ], "Correct", (f) => post("/api/admin/adjust",
         { name: data.name, amount: Number(f.amount), reason: f.reason },
         again((r) => `Done: ledger transaction ${r.transaction}.`))));
+    }
+    if (atLeast("operator")) {
+      actions.append(form("suspend", "Suspend or ban", [
+        field("Days (0 lifts it)", input("days", { type: "number", min: 0, max: 3650, value: 7 })),
+        field("For good (a ban)", h("input", { type: "checkbox", name: "ban", id: "c-ban" })),
+        field("Reason", input("reason", { required: true, maxlength: 500 })),
+      ], "Apply", (f) => post("/api/admin/suspend",
+        { name: data.name, days: f.ban ? null : Number(f.days), reason: f.reason },
+        again((r) => (r.suspended_until ? `Suspended ${r.suspended_until > 2.5e11 ? "for good" : `until ${when(r.suspended_until)}`}; stood up at ${r.tables.length} tables.` : "Suspension lifted.")))));
     }
     if (atLeast("administrator")) {
       actions.append(form("role", "Role", [
