@@ -217,3 +217,41 @@ def test_a_suspension_ends_sessions_and_keeps_to_the_roles(store: Store) -> None
     assert store.call(auth.new_session, account.id)
     actions = [e["action"] for e in store.call(staff.audit_entries)][:3]
     assert actions == ["reinstate", "ban", "suspend"]
+
+
+def test_reports_of_hands_are_for_those_dealt_in_and_a_day_has_a_limit(store: Store) -> None:
+    from drawpoker.server import reports
+    from drawpoker.server.auth import RateLimited
+    from drawpoker.server.store import hand_players, hands
+
+    hal, ida = _player(store, "hal"), _player(store, "ida")
+    moderator = store.call(lambda c: staff.set_role(c, "ida", "moderator", by=None, reason="x"))
+
+    def deal(conn: Connection) -> None:
+        conn.execute(
+            hands.insert().values(
+                id="h1", table_id="t9", status="finished", started_at=time.time(),
+                players="{}", commitment="", seed="",
+            )
+        )  # fmt: skip
+        conn.execute(hand_players.insert().values(hand_id="h1", account_id=hal.id, net=0))
+
+    store.call(deal)
+    first = store.call(lambda c: reports.file(c, hal, "hand", hand="h1", note="collusion?"))
+    with pytest.raises(staff.NotFound):
+        store.call(lambda c: reports.file(c, ida, "hand", hand="h1"))
+    with pytest.raises(staff.NotFound):
+        store.call(lambda c: reports.file(c, hal, "hand", hand="nope"))
+    [queued] = store.call(reports.queue)
+    assert (queued["id"], queued["table"], queued["reporter"]) == (first, "t9", "hal")
+    for _ in range(reports.MAX_PER_DAY - 1):
+        store.call(lambda c: reports.file(c, hal, "chat", table="t9", about="x", text="y"))
+    with pytest.raises(RateLimited):
+        store.call(lambda c: reports.file(c, hal, "chat", table="t9", about="x", text="y"))
+    store.call(lambda c: reports.close(c, first, by=moderator, reason="looked: no pattern"))
+    with pytest.raises(staff.NotFound):
+        store.call(lambda c: reports.close(c, first, by=moderator, reason="again"))
+    assert first not in [r["id"] for r in store.call(reports.queue)]
+    assert first in [r["id"] for r in store.call(reports.queue, False)]
+    entry = store.call(staff.audit_entries, 1)[0]
+    assert (entry["action"], entry["target"]) == ("close-report", f"report #{first}")

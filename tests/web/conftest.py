@@ -109,6 +109,7 @@ ROOM = [
     cash_table("shots", seats=8, blinds=5),
     cash_table("limit8", structure="fixed-limit", seats=8, blinds=5),
     cash_table("console-ban", structure="pot-limit", blinds=3),
+    cash_table("reports", structure="pot-limit", blinds=3),
     {
         "id": "italian",
         "name": "Test italian",

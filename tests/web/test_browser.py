@@ -306,6 +306,8 @@ def replay_a_hand(page: Any) -> None:
     assert "where the deal puts them" in verdict.inner_text()
     assert "The seed stays secret" in verdict.inner_text()
     screenshot(page, "replay-desktop")
+    page.click("#report-hand")  # to the staff's queue (tests/web/test_console.py reads it)
+    page.wait_for_selector("#toast .toast:has-text('Reported')")
     # Back in the lobby, the table I sit at is one click away.
     page.click("#nav-lobby")
     page.wait_for_selector('#my-tables a[href="#/table/desk"]')

@@ -203,3 +203,46 @@ def _token(server: Server, name: str) -> str:
 
 def _seated(server: Server, table_id: str) -> list[str]:
     return [seat["name"] for seat in server.table(table_id)["state"]["seats"]]
+
+
+def test_a_reported_chat_line_reaches_the_moderators_queue(open_page: Any, server: Server) -> None:
+    staff(server, "Moddy", "moderator")
+    staff(server, "Opsy", "operator")
+    player = open_page(DESKTOP)
+    player.wait_for_selector('.trow[data-table="reports"]')
+    join(player, "reports", False)
+    spammer = httpx.post(server.url + "/api/guest").json()
+
+    async def say(text: str) -> dict[str, Any]:
+        client = await Client(server, spammer["token"], "spammer").connect()
+        try:
+            return await client.request({"type": "chat", "table": "reports", "text": text})
+        finally:
+            await client.close()
+
+    assert off_the_page(say("visit cheap-chips dot example"))["type"] == "ok"
+    player.click("#side-chat")
+    line = player.locator("#chat-lines li", has_text="cheap-chips")
+    line.wait_for()
+    line.locator(".chat-report").click()
+    player.wait_for_selector("#toast .toast:has-text('Reported')")
+    page = console(open_page, server, "Moddy")
+    entry = page.locator("#report-list li", has_text="cheap-chips")
+    entry.wait_for()
+    assert f"reports {spammer['name']} at reports" in entry.inner_text()
+    form = entry.locator("form")
+    form.locator("[name=reason]").fill("muted for a day")
+    form.locator("button[type=submit]").click()
+    entry.wait_for(state="detached")
+    entries = httpx.get(
+        server.url + "/api/admin/audit?limit=1",
+        headers={"Authorization": f"Bearer {_token(server, 'Opsy')}"},
+    ).json()["entries"]
+    assert (entries[0]["action"], entries[0]["reason"]) == ("close-report", "muted for a day")
+    forged = player.evaluate(
+        """fetch('/api/reports', {method: 'POST', headers: {'content-type': 'application/json'},
+            body: JSON.stringify({kind: 'chat', table: 'reports', about: 'x', text: 'never said'})})
+            .then(r => r.status)"""
+    )
+    assert forged == 404  # only a line the table still keeps can be reported
+    player.console.allow("404")

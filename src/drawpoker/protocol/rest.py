@@ -117,3 +117,33 @@ class Suspension(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     name: Annotated[str, Meta(min_length=1, max_length=32)]
     days: Annotated[int, Meta(ge=0, le=3650)] | None
     reason: Reason
+
+
+class Report(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    """``POST /api/reports`` (logged in): report a chat line (``kind`` chat, with
+    ``table``, ``about``: who said it, and ``text``) or a hand you played (``kind``
+    hand, with ``hand``) to the staff, with an optional ``note``."""
+
+    rules: ClassVar[dict[str, str]] = {
+        "kind": "a report is about a chat line (chat) or a hand (hand)",
+        "table": "a table id is 1 to 48 characters",
+        "hand": "a hand id is 1 to 48 characters",
+        "about": "a name is 1 to 32 characters",
+        "text": "a chat line is 1 to 280 characters",
+        "note": "a note is at most 500 characters",
+    }
+
+    kind: Literal["chat", "hand"]
+    table: Annotated[str, Meta(max_length=48)] = ""
+    hand: Annotated[str, Meta(max_length=48)] = ""
+    about: Annotated[str, Meta(max_length=32)] = ""
+    text: Annotated[str, Meta(max_length=280)] = ""
+    note: Annotated[str, Meta(max_length=500)] = ""
+
+
+class Closing(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    """``POST /api/admin/reports/{id}/close`` (moderators): what was done."""
+
+    rules: ClassVar[dict[str, str]] = {"reason": "a reason is 1 to 500 characters"}
+
+    reason: Reason

@@ -18,9 +18,11 @@ from drawpoker import __version__
 from drawpoker.protocol.client import CLIENT_MESSAGES
 from drawpoker.protocol.rest import (
     Adjustment,
+    Closing,
     Credentials,
     Mute,
     NewTable,
+    Report,
     RoleChange,
     Suspension,
 )
@@ -39,7 +41,7 @@ _FILTERS = (
 def _schemas() -> tuple[dict[str, Any], dict[str, Any]]:
     """Each type's schema reference, and the components they refer to."""
     types: list[type[msgspec.Struct]] = [
-        Credentials, RoleChange, Adjustment, Mute, NewTable, Suspension,
+        Credentials, RoleChange, Adjustment, Mute, NewTable, Suspension, Report, Closing,
         *CLIENT_MESSAGES, *SERVER_FRAMES, *SERVER_ENTRIES,
     ]  # fmt: skip
     refs, components = msgspec.json.schema_components(
@@ -208,6 +210,28 @@ def document() -> dict[str, Any]:
             "post": _op(
                 "Administrators: give an account a role, with a reason (audited)",
                 refs["RoleChange"],
+                auth_needed=True,
+            )
+        },
+        "/api/admin/reports": {
+            "get": _op(
+                "Moderators and up: players' reports not closed yet, newest first (all=1: "
+                "closed ones too)",
+                auth_needed=True,
+            )
+        },
+        "/api/admin/reports/{report}/close": {
+            "post": _op(
+                "Moderators and up: close a report, saying what was done (audited)",
+                refs["Closing"],
+                auth_needed=True,
+            )
+        },
+        "/api/reports": {
+            "post": _op(
+                "Report a chat line the table still keeps, or a hand I played, to the staff "
+                "(20 a day)",
+                refs["Report"],
                 auth_needed=True,
             )
         },

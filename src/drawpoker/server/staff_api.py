@@ -13,6 +13,11 @@ audit log in the same transaction.
 - ``POST /api/admin/adjust``          operator: correct a balance, with a reason
 - ``POST /api/admin/tables``          operator: open a cash table now (kept in the database)
 - ``POST /api/admin/roles``           administrator: give an account a role
+- ``GET  /api/admin/reports``         moderator: players' reports not closed yet (``?all=1``)
+- ``POST /api/admin/reports/{id}/close`` moderator: close one, saying what was done
+
+And one route for every logged-in account: ``POST /api/reports``, a player's
+report of a chat line or a hand (``reports``).
 """
 
 from __future__ import annotations
@@ -24,9 +29,18 @@ from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
 from drawpoker.errors import DrawPokerError
-from drawpoker.protocol.rest import Adjustment, Mute, NewTable, RoleChange, Suspension
-from drawpoker.server import staff
+from drawpoker.protocol.rest import (
+    Adjustment,
+    Closing,
+    Mute,
+    NewTable,
+    Report,
+    RoleChange,
+    Suspension,
+)
+from drawpoker.server import reports, staff
 from drawpoker.server.auth import Account, AuthError
+from drawpoker.server.bus import NoOwner
 from drawpoker.server.rest import authed, json_response, read_body, room_of
 from drawpoker.server.tableconfig import TableConfig
 
@@ -143,6 +157,55 @@ async def roles(request: Request, account: Account) -> Response:
     return json_response({"ok": True, "name": changed.name, "role": changed.role})
 
 
+async def _report(request: Request, account: Account) -> Response:
+    """A player's report (any logged-in account): a chat line the table still
+    keeps, or a hand they played."""
+    body = await read_body(request, Report)
+    room = room_of(request)
+    if body.kind == "chat":
+        if not (body.table and body.about and body.text):
+            raise AuthError("a chat report names the table, who said it and the line")
+        try:
+            said = await room.bus.ask(
+                f"t:{body.table}", "said", {"name": body.about, "text": body.text}
+            )
+        except NoOwner:
+            said = False
+        if not said:
+            raise staff.NotFound("that line is not among the table's recent chat")
+    elif not body.hand:
+        raise AuthError("a hand report names the hand")
+    filed = await room.store.run(
+        lambda conn: reports.file(
+            conn, account, body.kind, table=body.table, hand=body.hand, about=body.about,
+            text=body.text, note=body.note,
+        )
+    )  # fmt: skip
+    return json_response({"ok": True, "report": filed})
+
+
+report = authed(_report)
+
+
+@for_role("moderator")
+async def report_queue(request: Request, account: Account) -> Response:
+    every = request.query_params.get("all") in ("1", "true")
+    found = await room_of(request).store.run(reports.queue, not every)
+    return json_response({"reports": found})
+
+
+@for_role("moderator")
+async def close_report(request: Request, account: Account) -> Response:
+    body = await read_body(request, Closing)
+    raw = request.path_params["report"]
+    if not raw.isdigit() or len(raw) > 12:
+        raise staff.NotFound(f"there is no open report #{raw}")
+    await room_of(request).store.run(
+        lambda conn: reports.close(conn, int(raw), by=account, reason=body.reason)
+    )
+    return json_response({"ok": True})
+
+
 def routes() -> list[BaseRoute]:
     return [
         Route("/api/admin/overview", overview),
@@ -153,4 +216,7 @@ def routes() -> list[BaseRoute]:
         Route("/api/admin/adjust", adjust, methods=["POST"]),
         Route("/api/admin/tables", open_table, methods=["POST"]),
         Route("/api/admin/roles", roles, methods=["POST"]),
+        Route("/api/admin/reports", report_queue),
+        Route("/api/admin/reports/{report}/close", close_report, methods=["POST"]),
+        Route("/api/reports", report, methods=["POST"]),
     ]

@@ -214,6 +214,25 @@ audit_log = Table(
     Index("ix_audit_log_at", "at"),
 )
 
+# What players report to the staff: a chat line or a hand (migration 5).
+reports = Table(
+    "reports",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("at", Float, nullable=False),
+    Column("reporter_id", Integer, ForeignKey("accounts.id"), nullable=False),
+    Column("kind", String(8), nullable=False),  # chat, hand
+    Column("table_id", String(48), nullable=False, default=""),
+    Column("hand_id", String(48), nullable=False, default=""),
+    Column("about", String(32), nullable=False, default=""),  # the player reported, if named
+    Column("text", Text, nullable=False, default=""),  # the chat line, as the reporter saw it
+    Column("note", Text, nullable=False, default=""),  # the reporter's words
+    Column("closed_at", Float),
+    Column("closed_by", String(80)),
+    Index("ix_reports_open", "closed_at", "id"),
+    Index("ix_reports_reporter", "reporter_id", "at"),
+)
+
 _APPEND_ONLY_SQLITE = (
     "CREATE TRIGGER IF NOT EXISTS audit_log_no_{verb} BEFORE {verb} ON audit_log "
     "BEGIN SELECT RAISE(ABORT, 'the audit log is append-only'); END"
@@ -229,7 +248,7 @@ _APPEND_ONLY_POSTGRESQL = (
 
 def _v5(conn: Connection) -> None:
     """Roles, chat mutes and suspensions of accounts, tables opened by operators,
-    and the audit log, which the database keeps append-only."""
+    players' reports, and the audit log, which the database keeps append-only."""
     columns = {c["name"] for c in inspect(conn).get_columns("accounts")}
     if "role" not in columns:
         conn.execute(
@@ -243,6 +262,7 @@ def _v5(conn: Connection) -> None:
             text("ALTER TABLE tables ADD COLUMN origin VARCHAR(8) NOT NULL DEFAULT 'file'")
         )
     audit_log.create(conn, checkfirst=True)
+    reports.create(conn, checkfirst=True)
     if conn.dialect.name == "postgresql":
         for statement in _APPEND_ONLY_POSTGRESQL:
             conn.execute(text(statement))

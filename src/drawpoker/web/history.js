@@ -2,7 +2,7 @@
 
 import { api } from "./net.js";
 import { h, clear, chips } from "./dom.js";
-import { t, tn, cardName, handDescription } from "./i18n.js";
+import { t, tn, cardName, handDescription, errorText } from "./i18n.js";
 import { replayTo } from "./state.js";
 import { renderFelt, layoutFelt, logLine } from "./felt.js";
 import { cardSvg } from "./cards.js";
@@ -200,6 +200,15 @@ export class HandView {
     return row ? tableName(factsOf(row), row.id, row.name) : "";
   }
 
+  /** Report the hand to the staff ("possible collusion"). */
+  async report() {
+    const { ok, data, status } = await api("/api/reports", {
+      method: "POST", body: { kind: "hand", hand: this.id, note: "possible collusion" },
+    });
+    this.app.toast(ok ? t("report.sent") : errorText({ code: status === 429 ? "report_limited" : "", message: data?.error }),
+      ok ? "info" : "error");
+  }
+
   go(step) {
     if (!this.events) return;
     this.step = Math.max(0, Math.min(this.events.length, step));
@@ -273,7 +282,8 @@ export class HandView {
         download: `${this.id}.txt` }, t("replay.download_ps")),
       h("a", { class: "btn small", id: "download-phh", href: `/api/hands/${encodeURIComponent(this.id)}/phh`,
         download: `${this.id}.phh` }, t("replay.download_phh")),
-      h("button", { class: "btn small primary", id: "verify", onclick: () => this.verify() }, t("replay.verify")));
+      h("button", { class: "btn small primary", id: "verify", onclick: () => this.verify() }, t("replay.verify")),
+      h("button", { class: "btn small", id: "report-hand", onclick: () => this.report() }, t("report.hand")));
     const verdict = h("div", { class: "verdict", id: "verdict", role: "status" });
     if (this.verdict) {
       const v = this.verdict;

@@ -605,8 +605,22 @@ export class TableView {
     for (const entry of table.log.slice(-120)) log.append(h("li", { class: entry.cls }, logLine(entry)));
     log.scrollTop = log.scrollHeight;
     const lines = clear(el.querySelector("#chat-lines"));
-    for (const line of table.chat) lines.append(h("li", {}, h("strong", {}, line.name), ": ", line.text));
+    for (const line of table.chat) {
+      const report = line.name === this.app.me?.name ? null
+        : h("button", { class: "chat-report", type: "button", title: t("chat.report"), "aria-label": t("chat.report"),
+          onclick: () => this.report(line) }, "⚑");
+      lines.append(h("li", {}, h("strong", {}, line.name), ": ", line.text, report));
+    }
     lines.scrollTop = lines.scrollHeight;
+  }
+
+  /** Report a chat line to the staff (the table must still keep it). */
+  async report(line) {
+    const { ok, data, status } = await api("/api/reports", {
+      method: "POST", body: { kind: "chat", table: this.id, about: line.name, text: line.text },
+    });
+    this.app.toast(ok ? t("report.sent") : errorText({ code: status === 429 ? "report_limited" : "", message: data?.error }),
+      ok ? "info" : "error");
   }
 
   /** Offline: a clear cover over the table; nothing can be pressed, no clock runs. */

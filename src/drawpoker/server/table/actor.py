@@ -463,6 +463,11 @@ class TableActor:
         self.log.publish(None, payload, side=True)
         return {}
 
+    async def said(self, name: str, text: str) -> bool:
+        """Whether ``name`` said ``text`` among the chat lines the table keeps (a
+        report of a chat line must be about one that was said)."""
+        return (name, text) in self.chat_lines
+
     # ------------------------------------------------------------ practice hints
 
     def _advise_later(self, hand_id: str) -> None:
@@ -591,6 +596,7 @@ class TableActor:
             "draw": self.draw,
             "pre_action": self.pre_action,
             "chat": self.chat,
+            "said": self.said,
             **self.desk.ops(),
         }
 

@@ -1,5 +1,6 @@
 // The staff's console (/console): the room's figures, opening tables, looking
-// up a player (mute, balance correction, role) and the audit log. Every figure
+// up a player (mute, balance correction, suspension, role), players' reports
+// and the audit log. Every figure
 // and change goes through /api/admin/, which checks the account's role; this
 // page only hides what the role cannot use. English only for now.
 
@@ -30,7 +31,7 @@ function select(name, options, value) {
 /** A form that posts its fields (as built by ``body``) and says what came back. */
 function form(id, title, fields, submitText, send) {
   const status = h("p", { class: "status", role: "status", id: `${id}-status` });
-  const el = h("form", { class: "panel", id }, h("h2", {}, title), ...fields,
+  const el = h("form", { class: "panel", id }, title ? h("h2", {}, title) : null, ...fields,
     h("button", { class: "btn primary", type: "submit" }, submitText), status);
   el.addEventListener("submit", async (event) => {
     event.preventDefault();
@@ -174,6 +175,31 @@ function players() {
   return h("section", { class: "panel", id: "players" }, h("h2", {}, "Players"), search, shown, actions);
 }
 
+// ------------------------------------------------------------------ reports
+
+function reportsQueue() {
+  const list = h("ol", { class: "reports", id: "report-list" });
+  async function refresh() {
+    const { ok, data } = await api("/api/admin/reports");
+    if (!ok) return;
+    clear(list).append(...(data.reports.length ? [] : [h("li", { class: "empty" }, "No open reports.")]),
+      ...data.reports.map((r) => {
+        const what = r.kind === "chat"
+          ? [`${r.reporter} reports ${r.about} at ${r.table}: `, h("q", {}, r.text)]
+          : [`${r.reporter} reports hand ${r.hand} at ${r.table}`];
+        const done = form(`close-${r.id}`, "", [
+          field("What was done", input("reason", { required: true, maxlength: 500 })),
+        ], "Close", (f) => post(`/api/admin/reports/${r.id}/close`, { reason: f.reason },
+          () => { refresh(); return "Closed."; }));
+        return h("li", { dataset: { report: r.id } }, h("p", {}, when(r.at), " — ", ...what,
+          r.note ? ` (${r.note})` : ""), done);
+      }));
+  }
+  refresh();
+  setInterval(refresh, 10000);
+  return h("section", { class: "panel wide", id: "reports" }, h("h2", {}, "Players' reports"), list);
+}
+
 // ------------------------------------------------------------------ audit
 
 function audit() {
@@ -221,7 +247,7 @@ async function start() {
     return;
   }
   clear(main).append(overview(), ...(atLeast("operator") ? [openTable()] : []), players(),
-    ...(atLeast("operator") ? [audit()] : []));
+    reportsQueue(), ...(atLeast("operator") ? [audit()] : []));
   document.documentElement.dataset.ready = "";
 }
 
