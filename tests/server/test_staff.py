@@ -5,11 +5,13 @@ or deleted, and adjustments keep the books balanced and never overdraw."""
 from __future__ import annotations
 
 import itertools
+import json
 import subprocess
 import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -255,3 +257,92 @@ def test_reports_of_hands_are_for_those_dealt_in_and_a_day_has_a_limit(store: St
     assert first in [r["id"] for r in store.call(reports.queue, False)]
     entry = store.call(staff.audit_entries, 1)[0]
     assert (entry["action"], entry["target"]) == ("close-report", f"report #{first}")
+
+
+def test_signals_rank_a_chip_dumping_pair_first(store: Store) -> None:
+    """A dumps chips to B: A folds to every bet of B's and loses to B; B and A
+    log in from one address. C plays honestly against both."""
+    from drawpoker.server import signals
+    from drawpoker.server.store import hand_players, hands
+
+    a, b, c = _player(store, "dumper"), _player(store, "taker"), _player(store, "honest")
+    bot = store.call(auth.ensure_bot, "bot-house")
+    store.call(auth.new_session, a.id, "198.51.100.7")
+    store.call(auth.new_session, b.id, "198.51.100.7")
+    store.call(auth.new_session, c.id, "203.0.113.9")
+
+    def bet(seat: int) -> list[Any]:
+        return [None, {"type": "BetPlaced", "seat": seat, "amount": 20, "all_in": False}]
+
+    def act(kind: str, seat: int) -> list[Any]:
+        return [None, {"type": kind, "seat": seat}]
+
+    def record(conn: Connection) -> None:
+        now = time.time()
+        for i in range(12):
+            dump = i % 3 != 0  # two hands in three: A folds to B
+            history = (
+                [bet(2), act("Folded", 1), act("Folded", 3), act("Folded", 4)]
+                if dump
+                else [bet(3), act("Called", 1), act("Called", 2), act("Folded", 4),
+                      [None, {"type": "BettingRoundEnded"}], bet(1), act("Folded", 3)]
+            )  # fmt: skip
+            nets = {a.id: -100, b.id: 100, c.id: 0} if dump else {a.id: 40, b.id: -20, c.id: -20}
+            players = {"1": [a.id, 500], "2": [b.id, 500], "3": [c.id, 500], "4": [bot.id, 500]}
+            conn.execute(
+                hands.insert().values(
+                    id=f"hs{i}", table_id="t", status="finished", started_at=now - 60,
+                    ended_at=now - 60 + i, players=json.dumps(players), commitment="", seed="",
+                    history=json.dumps(history),
+                )
+            )  # fmt: skip
+            conn.execute(
+                hand_players.insert(),
+                [{"hand_id": f"hs{i}", "account_id": k, "net": v} for k, v in nets.items()],
+            )
+
+    store.call(record)
+    ranked = store.call(signals.pairs)
+    assert [(p["a"], p["b"]) for p in ranked] == [
+        ("dumper", "taker"), ("dumper", "honest"), ("taker", "honest")
+    ]  # fmt: skip
+    top = ranked[0]
+    assert top["hands"] == 12
+    assert top["shared_addresses"] == 1
+    assert (top["a_faced_b"], top["a_folded_to_b"]) == (8, 8)  # every bet of B's, folded
+    assert top["net_a_to_b"] == 8 * 100 - 4 * 20  # 800 dumped, 80 won back
+    assert len(top["sample"]) == signals.SAMPLE
+    assert all(p["shared_addresses"] == 0 for p in ranked[1:])
+    assert not any("bot-house" in (p["a"], p["b"]) for p in ranked)
+    assert store.call(signals.pairs, 0.00001) == []  # nothing that recent
+
+
+def test_an_operator_sees_every_card_of_a_finished_hand_only(store: Store) -> None:
+    from drawpoker.deck import commitment, new_seed
+    from drawpoker.server.store import hands
+
+    jo = _player(store, "jo")
+    seed = new_seed()
+    history = [[1, {"type": "CardsReceived", "seat": 1, "cards": ["Ah", "Kh", "Qh", "Jh", "Th"]}]]
+
+    def deal(conn: Connection, hand_id: str, status: str, root: str) -> None:
+        conn.execute(
+            hands.insert().values(
+                id=hand_id, table_id="t", status=status, started_at=time.time(),
+                players=json.dumps({"1": [jo.id, 300]}), commitment=root, seed=seed.hex(),
+                history=json.dumps(history),
+            )
+        )  # fmt: skip
+
+    store.call(deal, "done", "finished", commitment(seed))
+    store.call(deal, "forged", "finished", "0" * 64)
+    store.call(deal, "live", "running", commitment(seed))
+    shown = store.call(staff.any_hand, "done")
+    assert shown["players"] == {"1": {"name": "jo", "stack": 300}}
+    assert shown["events"][0]["cards"] == ["Ah", "Kh", "Qh", "Jh", "Th"]  # a private card
+    assert shown["seed_matches_commitment"] is True
+    assert store.call(staff.any_hand, "forged")["seed_matches_commitment"] is False
+    with pytest.raises(staff.Conflict, match="still in play"):
+        store.call(staff.any_hand, "live")
+    with pytest.raises(staff.NotFound):
+        store.call(staff.any_hand, "nope")

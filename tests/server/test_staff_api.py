@@ -35,6 +35,8 @@ ROUTES = [
     ("GET", "/api/admin/overview", None),
     ("GET", "/api/admin/players/somebody", None),
     ("GET", "/api/admin/audit", None),
+    ("GET", "/api/admin/signals?days=3", None),
+    ("GET", "/api/admin/reports", None),
     ("POST", "/api/admin/mute", {"name": "Mod", "minutes": 0, "reason": "x"}),
     ("POST", "/api/admin/adjust", {"name": "somebody", "amount": 5, "reason": "x"}),
     ("POST", "/api/admin/roles", {"name": "Mod", "role": "moderator", "reason": "x"}),
@@ -43,6 +45,8 @@ LOWEST = {  # the role each route needs
     "/api/admin/overview": "moderator",
     "/api/admin/players/somebody": "moderator",
     "/api/admin/audit": "operator",
+    "/api/admin/signals?days=3": "operator",
+    "/api/admin/reports": "moderator",
     "/api/admin/mute": "moderator",
     "/api/admin/adjust": "operator",
     "/api/admin/roles": "administrator",
@@ -115,6 +119,9 @@ def test_staff_routes_roles_audit_metrics_and_health(tmp_path: Path, database: s
                 assert (status < 400) == allowed, (who, path, status)
                 if not allowed:
                     assert status == 403, (who, path, status)
+        for who, status in (("moderator", 403), ("operator", 404), ("administrator", 404)):
+            looked = _call(server, tokens[who], "GET", "/api/admin/hands/nope", None)
+            assert looked.status_code == status, who
         _adjustments(server, tokens)
         _overview_and_roles(server, tokens)
         asyncio.run(_metrics_move_with_play(server, tokens["guest"]))

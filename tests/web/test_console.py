@@ -16,9 +16,10 @@ from typing import Any, TypeVar
 
 import httpx
 import pytest
+from sqlalchemy import select
 
 from drawpoker.server import ledger
-from drawpoker.server.store import Store, database_url
+from drawpoker.server.store import Store, database_url, hands
 from server.helpers import Client, Server
 
 from .helpers import DESKTOP, PHONE
@@ -246,3 +247,22 @@ def test_a_reported_chat_line_reaches_the_moderators_queue(open_page: Any, serve
     )
     assert forged == 404  # only a line the table still keeps can be reported
     player.console.allow("404")
+
+
+def test_an_operator_reads_pairs_and_a_hand_with_every_card(open_page: Any, server: Server) -> None:
+    staff(server, "Opsy", "operator")
+    store = Store(database_url(None, server.tmp / "data"))
+    try:
+        hand_id = store.call(
+            lambda c: c.execute(
+                select(hands.c.id).where(hands.c.status == "finished").limit(1)
+            ).scalar_one()
+        )
+    finally:
+        store.close()
+    page = console(open_page, server, "Opsy")
+    page.wait_for_selector("#signals tbody tr")
+    page.fill("#c-hand", hand_id)
+    page.click("#find-hand button")
+    page.wait_for_selector('#hand-shown dd[data-field="verified"]:text("yes")')
+    assert "CardsReceived" in page.locator("#hand-shown .events").inner_text()

@@ -71,7 +71,7 @@ async def register(request: Request) -> Response:
 
         def txn(c: Connection) -> tuple[Account, str]:
             account = auth.register(c, name, hashed)
-            return account, auth.new_session(c, account.id)
+            return account, auth.new_session(c, account.id, address)
 
         account, token = await room.store.run(txn)
     except AuthError as problem:
@@ -117,7 +117,7 @@ async def login(request: Request) -> Response:
         if per_address:
             limits.login_per_address.refund(address)
         account = found[0]
-        token = await room.store.run(auth.new_session, account.id)
+        token = await room.store.run(auth.new_session, account.id, address)
     except AuthError as problem:
         return refused(problem)
     return _with_session(_session_body(account, token), token, request)
@@ -139,7 +139,7 @@ async def guest(request: Request) -> Response:
 
     def txn(c: Connection) -> tuple[Account, str]:
         account = auth.create_guest(c)
-        return account, auth.new_session(c, account.id)
+        return account, auth.new_session(c, account.id, address)
 
     account, token = await room_of(request).store.run(txn)
     return _with_session(_session_body(account, token), token, request)

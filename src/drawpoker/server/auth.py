@@ -26,12 +26,14 @@ from typing import Any
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 from sqlalchemy import Connection, select
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from zxcvbn import zxcvbn
 
 from drawpoker.errors import DrawPokerError
 from drawpoker.server import ledger
 from drawpoker.server.limits import AttemptLimiter, wait_text
-from drawpoker.server.store import accounts, sessions
+from drawpoker.server.store import account_addresses, accounts, sessions
 
 STARTING_CHIPS = 10_000
 DAILY_TOPUP = 2_000
@@ -213,8 +215,10 @@ def suspended_until(conn: Connection, account_id: int, now: float | None = None)
     return until if until is not None and until > now else None
 
 
-def new_session(conn: Connection, account_id: int) -> str:
-    """A session token for the account (``Forbidden`` while it is suspended)."""
+def new_session(conn: Connection, account_id: int, address: str = "") -> str:
+    """A session token for the account (``Forbidden`` while it is suspended);
+    ``address``: the client's (``limits.address_key``), kept for the staff's
+    signals of accounts that share one."""
     until = suspended_until(conn, account_id)
     if until is not None:
         raise Forbidden(f"this account is suspended {until_text(until)}")
@@ -228,7 +232,22 @@ def new_session(conn: Connection, account_id: int) -> str:
             expires_at=now + SESSION_DAYS * 86400,
         )
     )
+    if address:
+        _seen_at(conn, account_id, address[:64], now)
     return token
+
+
+def _seen_at(conn: Connection, account_id: int, address: str, now: float) -> None:
+    """Note that the account logged in from ``address`` (two writers at once both count)."""
+    insert = pg_insert if conn.dialect.name == "postgresql" else sqlite_insert
+    conn.execute(
+        insert(account_addresses)
+        .values(account_id=account_id, address=address, last_at=now)
+        .on_conflict_do_update(
+            index_elements=[account_addresses.c.account_id, account_addresses.c.address],
+            set_={"last_at": now},
+        )
+    )
 
 
 def end_session(conn: Connection, token: str) -> None:

@@ -213,6 +213,20 @@ def document() -> dict[str, Any]:
                 auth_needed=True,
             )
         },
+        "/api/admin/hands/{hand}": {
+            "get": _op(
+                "Operators and up: a finished or cancelled hand with every card, and whether "
+                "its seed matches its commitment (409 while it is in play)",
+                auth_needed=True,
+            )
+        },
+        "/api/admin/signals": {
+            "get": _op(
+                "Operators and up: pairs of accounts worth a look for collusion or chip "
+                "dumping over the last days (days=1..90, default 7)",
+                auth_needed=True,
+            )
+        },
         "/api/admin/reports": {
             "get": _op(
                 "Moderators and up: players' reports not closed yet, newest first (all=1: "

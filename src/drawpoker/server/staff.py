@@ -23,6 +23,7 @@ from typing import Any
 
 from sqlalchemy import Connection, func, select
 
+from drawpoker.deck import commitment
 from drawpoker.server import auth, ledger
 from drawpoker.server.auth import Account, AuthError, Forbidden
 from drawpoker.server.store import (
@@ -286,6 +287,44 @@ def console_tables(conn: Connection) -> list[TableConfig]:
         select(tables.c.config).where(tables.c.origin == "console").order_by(tables.c.id)
     )
     return [TableConfig.from_dict(json.loads(config)) for (config,) in rows]
+
+
+def any_hand(conn: Connection, hand_id: str) -> dict[str, Any]:
+    """A finished or cancelled hand with every card, for operators: who sat
+    where, every event as the server recorded it, and whether its seed matches
+    the commitment published before the deal. A hand in play is refused: its
+    cards are nobody's business until it is over."""
+    row = conn.execute(select(hands).where(hands.c.id == hand_id)).first()
+    if row is None:
+        raise NotFound(f"there is no hand {hand_id!r}")
+    if row.status == "running":
+        raise Conflict("the hand is still in play")
+    seated: dict[str, list[int]] = json.loads(row.players)
+    wanted = [int(who[0]) for who in seated.values()]
+    names = {
+        int(i): str(n)
+        for i, n in conn.execute(
+            select(accounts.c.id, accounts.c.name).where(accounts.c.id.in_(wanted))
+        )
+    }
+    return {
+        "id": row.id,
+        "table": row.table_id,
+        "status": row.status,
+        "started_at": row.started_at,
+        "ended_at": row.ended_at,
+        "players": {
+            seat: {"name": names.get(int(who[0]), str(who[0])), "stack": who[1]}
+            for seat, who in sorted(seated.items(), key=lambda item: int(item[0]))
+        },
+        "pot": row.pot,
+        "rake": row.rake,
+        "events": [event for _visible, event in json.loads(row.history or "[]")],
+        "commitment": row.commitment,
+        "seed": row.seed,
+        "seed_matches_commitment": bool(row.commitment)
+        and commitment(bytes.fromhex(row.seed)) == row.commitment,
+    }
 
 
 def player_card(conn: Connection, name: str) -> dict[str, Any]:

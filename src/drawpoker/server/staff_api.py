@@ -10,6 +10,8 @@ audit log in the same transaction.
 - ``POST /api/admin/suspend``         operator: suspend or ban an account (sessions end,
                                       connections close, seats are cashed out)
 - ``GET  /api/admin/audit``           operator: the audit log, newest first
+- ``GET  /api/admin/hands/{id}``      operator: a finished hand with every card
+- ``GET  /api/admin/signals?days=7``  operator: pairs of accounts worth a look (``signals``)
 - ``POST /api/admin/adjust``          operator: correct a balance, with a reason
 - ``POST /api/admin/tables``          operator: open a cash table now (kept in the database)
 - ``POST /api/admin/roles``           administrator: give an account a role
@@ -38,7 +40,7 @@ from drawpoker.protocol.rest import (
     RoleChange,
     Suspension,
 )
-from drawpoker.server import reports, staff
+from drawpoker.server import reports, signals, staff
 from drawpoker.server.auth import Account, AuthError
 from drawpoker.server.bus import NoOwner
 from drawpoker.server.rest import authed, json_response, read_body, room_of
@@ -90,6 +92,19 @@ async def mute(request: Request, account: Account) -> Response:
         lambda conn: staff.mute(conn, body.name, body.minutes, by=account, reason=body.reason)
     )
     return json_response({"ok": True, "muted_until": until})
+
+
+@for_role("operator")
+async def hand(request: Request, account: Account) -> Response:
+    found = await room_of(request).store.run(staff.any_hand, request.path_params["hand"])
+    return json_response(found)
+
+
+@for_role("operator")
+async def pairs(request: Request, account: Account) -> Response:
+    days = _int(request, "days", 7) or 7
+    found = await room_of(request).store.run(signals.pairs, float(min(days, 90)))
+    return json_response({"days": min(days, 90), "pairs": found})
 
 
 @for_role("operator")
@@ -211,6 +226,8 @@ def routes() -> list[BaseRoute]:
         Route("/api/admin/overview", overview),
         Route("/api/admin/players/{name}", player),
         Route("/api/admin/audit", audit),
+        Route("/api/admin/hands/{hand}", hand),
+        Route("/api/admin/signals", pairs),
         Route("/api/admin/mute", mute, methods=["POST"]),
         Route("/api/admin/suspend", suspend, methods=["POST"]),
         Route("/api/admin/adjust", adjust, methods=["POST"]),

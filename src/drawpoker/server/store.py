@@ -74,6 +74,17 @@ sessions = Table(
     Column("expires_at", Float, nullable=False),
 )
 
+# Where each account has logged in from (``limits.address_key``), for the staff's
+# signals of accounts that share an address (migration 5).
+account_addresses = Table(
+    "account_addresses",
+    metadata,
+    Column("account_id", Integer, ForeignKey("accounts.id"), primary_key=True),
+    Column("address", String(64), primary_key=True),
+    Column("last_at", Float, nullable=False),
+    Index("ix_account_addresses_address", "address"),
+)
+
 # Double-entry ledger: a transaction's entries sum to zero; balances are the
 # running sum of entries per ledger account (``player:7``, ``stack:t1:7``,
 # ``house:rake``, ``house:bank``, ``carry:t1``).
@@ -263,6 +274,7 @@ def _v5(conn: Connection) -> None:
         )
     audit_log.create(conn, checkfirst=True)
     reports.create(conn, checkfirst=True)
+    account_addresses.create(conn, checkfirst=True)
     if conn.dialect.name == "postgresql":
         for statement in _APPEND_ONLY_POSTGRESQL:
             conn.execute(text(statement))

@@ -1,6 +1,7 @@
 // The staff's console (/console): the room's figures, opening tables, looking
-// up a player (mute, balance correction, suspension, role), players' reports
-// and the audit log. Every figure
+// up a player (mute, balance correction, suspension, role), players' reports,
+// pairs of players worth a look, any finished hand with every card, and the
+// audit log. Every figure
 // and change goes through /api/admin/, which checks the account's role; this
 // page only hides what the role cannot use. English only for now.
 
@@ -200,6 +201,57 @@ function reportsQueue() {
   return h("section", { class: "panel wide", id: "reports" }, h("h2", {}, "Players' reports"), list);
 }
 
+// ------------------------------------------------------------------ signals and hands
+
+function handLookup() {
+  const id = input("hand", { required: true, maxlength: 48, "aria-label": "Hand id" });
+  const shown = h("div", { id: "hand-shown" });
+  async function look(handId) {
+    id.value = handId;
+    const { ok, data } = await api(`/api/admin/hands/${encodeURIComponent(handId)}`);
+    if (!ok) {
+      clear(shown).append(h("p", { class: "status error" }, data?.error || "not found"));
+      return;
+    }
+    const seats = Object.entries(data.players).map(([seat, p]) => `${seat}: ${p.name} (${p.stack})`).join(", ");
+    clear(shown).append(
+      h("dl", { class: "figures" },
+        h("dt", {}, "Table"), h("dd", {}, data.table),
+        h("dt", {}, "Status"), h("dd", {}, data.status),
+        h("dt", {}, "Seats"), h("dd", {}, seats),
+        h("dt", {}, "Pot, rake"), h("dd", {}, `${data.pot}, ${data.rake}`),
+        h("dt", {}, "Seed matches the commitment"),
+        h("dd", { dataset: { field: "verified" } }, data.seed_matches_commitment ? "yes" : "NO")),
+      h("ol", { class: "events" }, data.events.map((e) => h("li", {}, JSON.stringify(e)))));
+  }
+  const search = h("form", { id: "find-hand" }, id, h("button", { class: "btn", type: "submit" }, "Show"));
+  search.addEventListener("submit", (event) => { event.preventDefault(); look(id.value.trim()); });
+  return { look, panel: h("section", { class: "panel wide", id: "hands" },
+    h("h2", {}, "A hand, every card"), search, shown) };
+}
+
+function signalsPanel(showHand) {
+  const body = h("tbody");
+  async function refresh() {
+    const { ok, data } = await api("/api/admin/signals?days=7");
+    if (!ok) return;
+    clear(body).append(...(data.pairs.length ? [] : [h("tr", {}, h("td", { colspan: 6 }, "No pairs of players in the last 7 days."))]),
+      ...data.pairs.map((p) => h("tr", {},
+        h("td", {}, `${p.a} / ${p.b}`), h("td", {}, String(p.hands)),
+        h("td", {}, `${p.a_folded_to_b}/${p.a_faced_b} · ${p.b_folded_to_a}/${p.b_faced_a}`),
+        h("td", {}, String(p.net_a_to_b)), h("td", {}, String(p.shared_addresses)),
+        h("td", {}, p.sample.map((id) => h("button", { class: "btn small", type: "button", onclick: () => showHand(id) }, id))))));
+  }
+  refresh();
+  return h("section", { class: "panel wide", id: "signals" },
+    h("h2", {}, "Pairs worth a look (7 days)"),
+    h("button", { class: "btn small", type: "button", onclick: refresh }, "Refresh"),
+    h("table", { class: "audit" },
+      h("thead", {}, h("tr", {}, ["Players A / B", "Hands", "Folds to the other's bets (A · B)",
+        "Chips A → B", "Shared addresses", "Hands to look at"].map((c) => h("th", {}, c)))),
+      body));
+}
+
 // ------------------------------------------------------------------ audit
 
 function audit() {
@@ -246,8 +298,10 @@ async function start() {
       "This page is for the room's staff. ", h("a", { href: "/" }, "Back to the lobby")));
     return;
   }
+  const hands = handLookup();
+  const operating = atLeast("operator") ? [signalsPanel(hands.look), hands.panel, audit()] : [];
   clear(main).append(overview(), ...(atLeast("operator") ? [openTable()] : []), players(),
-    reportsQueue(), ...(atLeast("operator") ? [audit()] : []));
+    reportsQueue(), ...operating);
   document.documentElement.dataset.ready = "";
 }
 
