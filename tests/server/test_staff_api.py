@@ -370,6 +370,7 @@ def test_a_banned_player_is_turned_away(tmp_path: Path, database: str | None) ->
     server = Server(tmp_path, database, [table("t", seats=2, bots=1, action_time=2.0)])
     _admin(server, "create-user", "Ops", "--role", "operator", "--password-stdin", stdin=PASSWORD)
     _admin(server, "create-user", "Ops2", "--role", "operator", "--password-stdin", stdin=PASSWORD)
+    _admin(server, "create-user", "Mod", "--role", "moderator", "--password-stdin", stdin=PASSWORD)
     server.start()
     try:
         ops = _login(server, "Ops")
@@ -399,7 +400,7 @@ def test_a_banned_player_is_turned_away(tmp_path: Path, database: str | None) ->
             e["action"]
             for e in _call(server, ops, "GET", "/api/admin/audit", None).json()["entries"]
         ]
-        assert actions[:2] == ["reinstate", "ban"]
+        assert actions[:3] == ["reinstate", "ban", "sit-out"]
     finally:
         server.stop()
     store = Store(database_url(database, tmp_path / "data"))
@@ -411,9 +412,32 @@ def test_a_banned_player_is_turned_away(tmp_path: Path, database: str | None) ->
 
 async def _banned_at_the_table(server: Server, ops: str, token: str) -> None:
     player = await Client(server, token, "cheat").connect()
+    try:
+        await _sat_out_then_banned(server, ops, player)
+    finally:
+        await player.close()
+
+
+async def _sat_out_then_banned(server: Server, ops: str, player: Client) -> None:
     sat = await player.request({"type": "sit", "table": "t", "seat": 2, "buy_in": 100})
     assert sat["type"] == "ok", sat
     await player.wait(lambda f: f["type"] == "event" and f["event"]["type"] == "HandStarted", 15)
+    mod = _login(server, "Mod")
+    order = {"name": "cheat", "table": "t", "action": "sit_out", "reason": "asleep at the table"}
+    assert _call(server, mod, "POST", "/api/admin/seat", order).status_code == 200
+    await player.wait(
+        lambda f: (
+            f["type"] == "event" and f["event"]["type"] == "SatOut" and f["event"]["seat"] == 2
+        ),
+        10,
+    )
+    for bad, status in (
+        ({**order, "name": "Ops"}, 403),  # a moderator cannot order an operator about
+        ({**order, "table": "nowhere"}, 404),
+        ({**order, "name": "Mod"}, 403),
+        ({**order, "action": "shoot"}, 400),
+    ):
+        assert _call(server, mod, "POST", "/api/admin/seat", bad).status_code == status, bad
     banned = _call(server, ops, "POST", "/api/admin/suspend", {
         "name": "cheat", "days": None, "reason": "chip dumping ring"
     })  # fmt: skip

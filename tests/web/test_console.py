@@ -113,6 +113,7 @@ def test_a_moderator_mutes_a_spammer(open_page: Any, server: Server) -> None:
     page.click("#find-player button")
     page.wait_for_selector('#player-card dd[data-field="chat"]:text("allowed")')
     assert page.locator("#adjust").count() == 0
+    assert page.locator("#seat").count() == 1  # a moderator's own
     said = submit(page, "mute", {"minutes": "30", "reason": "advertising"})
     assert said.startswith("Muted until")
     page.wait_for_selector('#player-card dd[data-field="chat"]:text("muted until")')

@@ -147,3 +147,21 @@ class Closing(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     rules: ClassVar[dict[str, str]] = {"reason": "a reason is 1 to 500 characters"}
 
     reason: Reason
+
+
+class SeatOrder(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    """``POST /api/admin/seat`` (moderators): sit a player out at a cash table
+    (``sit_out``) or stand them up from it (``kick``: cashed out when the hand
+    in play ends), saying why."""
+
+    rules: ClassVar[dict[str, str]] = {
+        "name": "a name is 1 to 32 characters",
+        "table": "a table id is 1 to 48 characters",
+        "action": "the action is sit_out or kick",
+        "reason": "a reason is 1 to 500 characters",
+    }
+
+    name: Annotated[str, Meta(min_length=1, max_length=32)]
+    table: Annotated[str, Meta(min_length=1, max_length=48)]
+    action: Literal["sit_out", "kick"]
+    reason: Reason

@@ -24,6 +24,7 @@ from drawpoker.protocol.rest import (
     NewTable,
     Report,
     RoleChange,
+    SeatOrder,
     Suspension,
 )
 from drawpoker.protocol.server import SERVER_ENTRIES, SERVER_FRAMES
@@ -41,7 +42,7 @@ _FILTERS = (
 def _schemas() -> tuple[dict[str, Any], dict[str, Any]]:
     """Each type's schema reference, and the components they refer to."""
     types: list[type[msgspec.Struct]] = [
-        Credentials, RoleChange, Adjustment, Mute, NewTable, Suspension, Report, Closing,
+        Credentials, RoleChange, Adjustment, Mute, NewTable, Suspension, Report, Closing, SeatOrder,
         *CLIENT_MESSAGES, *SERVER_FRAMES, *SERVER_ENTRIES,
     ]  # fmt: skip
     refs, components = msgspec.json.schema_components(
@@ -184,6 +185,14 @@ def document() -> dict[str, Any]:
                 "it), with a reason (audited): its sessions end, its connections close and "
                 "its seats are cashed out",
                 refs["Suspension"],
+                auth_needed=True,
+            )
+        },
+        "/api/admin/seat": {
+            "post": _op(
+                "Moderators and up: sit a player out at a cash table, or stand them up "
+                "(cashed out when the hand ends), with a reason (audited)",
+                refs["SeatOrder"],
                 auth_needed=True,
             )
         },

@@ -27,6 +27,7 @@ from drawpoker.deck import commitment
 from drawpoker.server import auth, ledger
 from drawpoker.server.auth import Account, AuthError, Forbidden
 from drawpoker.server.store import (
+    account_addresses,
     accounts,
     audit_log,
     hand_players,
@@ -223,6 +224,20 @@ def muted_until(conn: Connection, account_id: int, now: float | None = None) -> 
     return until if until is not None and until > now else None
 
 
+def order_seat(
+    conn: Connection, name: str, table: str, action: str, *, by: Account | None, reason: str
+) -> Account:
+    """Audit a moderator's order to sit ``name`` out at ``table`` or stand them up
+    (the table carries it out); the account, for the table's message."""
+    reason = _reason(reason)
+    account = _named(conn, name)
+    if by is not None and rank(account.role) >= rank(by.role):
+        raise Forbidden(f"{account.name} is {account.role}: only a higher role may do that")
+    record(conn, by, "kick" if action == "kick" else "sit-out", account.name, reason,
+           {"table": table})  # fmt: skip
+    return account
+
+
 def suspend(
     conn: Connection, name: str, days: int | None, *, by: Account | None, reason: str
 ) -> tuple[Account, float | None, list[str]]:
@@ -349,6 +364,15 @@ def player_card(conn: Connection, name: str) -> dict[str, Any]:
         "suspended_until": auth.suspended_until(conn, account.id),
         "transactions": ledger.history(conn, ledger.player(account.id), 50),
         "hands": int(played),
+        "addresses": [
+            {"address": address, "last_at": last}
+            for address, last in conn.execute(
+                select(account_addresses.c.address, account_addresses.c.last_at)
+                .where(account_addresses.c.account_id == account.id)
+                .order_by(account_addresses.c.last_at.desc())
+                .limit(20)
+            )
+        ],
     }
 
 

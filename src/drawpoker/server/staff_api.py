@@ -7,6 +7,7 @@ audit log in the same transaction.
 - ``GET  /api/admin/overview``        moderator: the room's figures and this process's
 - ``GET  /api/admin/players/{name}``  moderator: an account, its balance and ledger
 - ``POST /api/admin/mute``            moderator: refuse an account's chat for a while
+- ``POST /api/admin/seat``            moderator: sit a player out at a table, or stand them up
 - ``POST /api/admin/suspend``         operator: suspend or ban an account (sessions end,
                                       connections close, seats are cashed out)
 - ``GET  /api/admin/audit``           operator: the audit log, newest first
@@ -31,6 +32,7 @@ from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
 from drawpoker.errors import DrawPokerError
+from drawpoker.protocol import client
 from drawpoker.protocol.rest import (
     Adjustment,
     Closing,
@@ -38,11 +40,13 @@ from drawpoker.protocol.rest import (
     NewTable,
     Report,
     RoleChange,
+    SeatOrder,
     Suspension,
 )
 from drawpoker.server import reports, signals, staff
 from drawpoker.server.auth import Account, AuthError
 from drawpoker.server.bus import NoOwner
+from drawpoker.server.errors import TableError
 from drawpoker.server.rest import authed, json_response, read_body, room_of
 from drawpoker.server.tableconfig import TableConfig
 
@@ -117,6 +121,34 @@ async def suspend(request: Request, account: Account) -> Response:
     if until is not None:
         await room.turn_away(target, tables)
     return json_response({"ok": True, "suspended_until": until, "tables": tables})
+
+
+@for_role("moderator")
+async def seat_order(request: Request, account: Account) -> Response:
+    """Sit a player out or stand them up (audited first: the order was given
+    even if the table refuses it, e.g. the player has left already)."""
+    body = await read_body(request, SeatOrder)
+    room = room_of(request)
+    target = await room.store.run(
+        lambda conn: staff.order_seat(conn, body.name, body.table, body.action, by=account,
+                                      reason=body.reason)
+    )  # fmt: skip
+    message = (
+        client.SitOut(table=body.table)
+        if body.action == "sit_out"
+        else client.Leave(table=body.table)
+    )
+    try:
+        detail = await room.bus.ask(
+            f"t:{body.table}", message.type, {"account": target, "msg": message}
+        )
+    except NoOwner:
+        raise staff.NotFound(f"there is no table {body.table!r} (or it is moving)") from None
+    except TableError as problem:
+        if problem.code == "not_seated":
+            raise staff.NotFound(f"{target.name} has no seat at {body.table}") from None
+        raise AuthError(f"{body.table}: {problem}") from None
+    return json_response({"ok": True, **(detail or {})})
 
 
 @for_role("operator")
@@ -229,6 +261,7 @@ def routes() -> list[BaseRoute]:
         Route("/api/admin/hands/{hand}", hand),
         Route("/api/admin/signals", pairs),
         Route("/api/admin/mute", mute, methods=["POST"]),
+        Route("/api/admin/seat", seat_order, methods=["POST"]),
         Route("/api/admin/suspend", suspend, methods=["POST"]),
         Route("/api/admin/adjust", adjust, methods=["POST"]),
         Route("/api/admin/tables", open_table, methods=["POST"]),

@@ -116,6 +116,7 @@ function playerCard(card) {
     ["Account", !card.suspended_until ? "in good standing"
       : card.suspended_until > 2.5e11 ? "banned" : `suspended until ${when(card.suspended_until)}`],
   ];
+  rows.push(["Addresses", card.addresses.map((a) => a.address).join(", ") || "none recorded"]);
   return h("div", { id: "player-card" },
     h("dl", { class: "figures" }, rows.flatMap(([k, v]) => [h("dt", {}, k), h("dd", { dataset: { field: k.toLowerCase() } }, String(v))])),
     h("table", { class: "ledger" },
@@ -145,6 +146,14 @@ function players() {
     ], "Mute", (f) => post("/api/admin/mute",
       { name: data.name, minutes: Number(f.minutes), reason: f.reason },
       again((r) => (r.muted_until ? `Muted until ${when(r.muted_until)}.` : "Chat allowed again.")))));
+    actions.append(form("seat", "Sit out or stand up at a table", [
+      field("Table id", input("table", { required: true, maxlength: 48 })),
+      field("Action", select("action", ["sit_out", "kick"], "sit_out")),
+      field("Reason", input("reason", { required: true, maxlength: 500 })),
+    ], "Apply", (f) => post("/api/admin/seat",
+      { name: data.name, table: f.table, action: f.action, reason: f.reason },
+      again((r) => (f.action === "kick" ? (r.leaving ? "Stands up when the hand ends." : "Stood up.")
+        : "Sits out from the next hand.")))));
     if (atLeast("operator")) {
       actions.append(form("adjust", "Correct the balance", [
         field("Chips (negative takes them)", input("amount", { type: "number", required: true })),
