@@ -48,6 +48,19 @@ def off_the_page(work: Coroutine[Any, Any, T]) -> T:
         return thread.submit(asyncio.run, work).result(timeout=60)
 
 
+def chat(server: Server, token: str, table: str, text: str) -> dict[str, Any]:
+    """A chat line from another client (a websocket of its own); the server's answer."""
+
+    async def say() -> dict[str, Any]:
+        client = await Client(server, token, "chatter").connect()
+        try:
+            return await client.request({"type": "chat", "table": table, "text": text})
+        finally:
+            await client.close()
+
+    return off_the_page(say())
+
+
 def console(open_page: Any, server: Server, name: str, viewport: dict[str, int] = DESKTOP) -> Any:
     page = open_page(viewport)
     page.goto(server.url + "/console")
@@ -98,14 +111,7 @@ def test_a_moderator_mutes_a_spammer(open_page: Any, server: Server) -> None:
     staff(server, "Moddy", "moderator")
     spammer = httpx.post(server.url + "/api/guest").json()
 
-    async def chat(text: str) -> dict[str, Any]:
-        client = await Client(server, spammer["token"], "spammer").connect()
-        try:
-            return await client.request({"type": "chat", "table": "desk", "text": text})
-        finally:
-            await client.close()
-
-    assert off_the_page(chat("cheap chips here"))["type"] == "ok"
+    assert chat(server, spammer["token"], "desk", "cheap chips here")["type"] == "ok"
     page = console(open_page, server, "Moddy")
     assert page.locator("#open-table").count() == 0  # an operator's form
     assert page.locator("#audit").count() == 0
@@ -117,7 +123,7 @@ def test_a_moderator_mutes_a_spammer(open_page: Any, server: Server) -> None:
     said = submit(page, "mute", {"minutes": "30", "reason": "advertising"})
     assert said.startswith("Muted until")
     page.wait_for_selector('#player-card dd[data-field="chat"]:text("muted until")')
-    refused = off_the_page(chat("cheaper chips here"))
+    refused = chat(server, spammer["token"], "desk", "cheaper chips here")
     assert (refused["type"], refused["code"]) == ("error", "muted")
 
 
@@ -215,14 +221,8 @@ def test_a_reported_chat_line_reaches_the_moderators_queue(open_page: Any, serve
     join(player, "reports", False)
     spammer = httpx.post(server.url + "/api/guest").json()
 
-    async def say(text: str) -> dict[str, Any]:
-        client = await Client(server, spammer["token"], "spammer").connect()
-        try:
-            return await client.request({"type": "chat", "table": "reports", "text": text})
-        finally:
-            await client.close()
-
-    assert off_the_page(say("visit cheap-chips dot example"))["type"] == "ok"
+    said = chat(server, spammer["token"], "reports", "visit cheap-chips dot example")
+    assert said["type"] == "ok"
     player.click("#side-chat")
     line = player.locator("#chat-lines li", has_text="cheap-chips")
     line.wait_for()

@@ -206,13 +206,19 @@ def until_text(until: float) -> str:
     return "until " + time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(until))
 
 
-def suspended_until(conn: Connection, account_id: int, now: float | None = None) -> float | None:
-    """When the account's suspension ends, if it is suspended now."""
-    until = conn.execute(
-        select(accounts.c.suspended_until).where(accounts.c.id == account_id)
-    ).scalar_one_or_none()
+def in_force_until(
+    conn: Connection, column: Any, account_id: int, now: float | None = None
+) -> float | None:
+    """The end kept in an account's ``column`` (a mute, a suspension), if it is
+    still ahead."""
+    until = conn.execute(select(column).where(accounts.c.id == account_id)).scalar_one_or_none()
     now = time.time() if now is None else now
     return until if until is not None and until > now else None
+
+
+def suspended_until(conn: Connection, account_id: int, now: float | None = None) -> float | None:
+    """When the account's suspension ends, if it is suspended now."""
+    return in_force_until(conn, accounts.c.suspended_until, account_id, now)
 
 
 def new_session(conn: Connection, account_id: int, address: str = "") -> str:

@@ -217,11 +217,7 @@ def mute(
 
 def muted_until(conn: Connection, account_id: int, now: float | None = None) -> float | None:
     """When the account's chat mute ends, if it is muted now."""
-    until = conn.execute(
-        select(accounts.c.muted_until).where(accounts.c.id == account_id)
-    ).scalar_one_or_none()
-    now = time.time() if now is None else now
-    return until if until is not None and until > now else None
+    return auth.in_force_until(conn, accounts.c.muted_until, account_id, now)
 
 
 def order_seat(
