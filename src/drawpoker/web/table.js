@@ -608,7 +608,7 @@ export class TableView {
     for (const line of table.chat) {
       const report = line.name === this.app.me?.name ? null
         : h("button", { class: "chat-report", type: "button", title: t("chat.report"), "aria-label": t("chat.report"),
-          onclick: () => this.report(line) }, "⚑");
+          onclick: () => this.report(line) });  // the flag is drawn by CSS: the line's text stays the line
       lines.append(h("li", {}, h("strong", {}, line.name), ": ", line.text, report));
     }
     lines.scrollTop = lines.scrollHeight;
