@@ -427,6 +427,26 @@ class TableModel:
                 self.showdowns += 1
 
 
+# Entries told by one catalogue line: (key, the field said as {n}); {who} is the seat's player.
+_LINES: dict[str, tuple[str, str | None]] = {
+    "Folded": ("log.folds", None),
+    "Checked": ("log.checks", None),
+    "Called": ("log.calls", "amount"),
+    "Raised": ("log.raises", "to"),
+    "UncalledBetReturned": ("log.returned", "amount"),
+    "StoodPat": ("log.stands_pat", None),
+    "Discarded": ("log.discards", "count"),
+    "Reshuffled": ("log.reshuffled", "size"),
+    "Mucked": ("log.mucks", None),
+    "RakeTaken": ("log.rake", "amount"),
+    "PotCarried": ("log.carried", "amount"),
+    "SatOut": ("log.sat_out", None),
+    "SatIn": ("log.sat_in", None),
+    "ToppedUp": ("log.topped_up", "amount"),
+    "BlindsMissed": ("log.blinds_missed", None),
+}
+
+
 def describe(
     t: Catalogue,
     e: Mapping[str, Any],
@@ -437,6 +457,10 @@ def describe(
     kind = str(e.get("type", ""))
     seat = e.get("seat")
     name = who(seat if isinstance(seat, int) else None)
+    line = _LINES.get(kind)
+    if line is not None:
+        key, counted = line
+        return t.t(key, who=name, n=e.get(counted, 0)) if counted else t.t(key, who=name)
     if kind == "HandStarted":
         return "── " + t.t("log.hand_started", id=e.get("hand_id", ""))
     if kind == "Posted":
@@ -444,36 +468,16 @@ def describe(
         return t.t(f"log.post.{post}", who=name, n=e.get("amount", 0))
     if kind == "CardsReceived":
         return t.t("log.you_received", cards=" ".join(e.get("cards", [])))
-    if kind == "Folded":
-        return t.t("log.folds", who=name)
-    if kind == "Checked":
-        return t.t("log.checks", who=name)
-    if kind == "Called":
-        return t.t("log.calls", who=name, n=e.get("amount", 0))
     if kind == "BetPlaced":
         key = "log.opens" if e.get("opened") else "log.bets"
         return t.t("log.completes" if e.get("completed") else key, who=name, n=e.get("amount", 0))
-    if kind == "Raised":
-        return t.t("log.raises", who=name, n=e.get("to", 0))
     if kind == "TimedOut":
         key = "log.timed_out_penalized" if e.get("penalized") else "log.timed_out"
         return t.t(key, who=name)
-    if kind == "UncalledBetReturned":
-        return t.t("log.returned", who=name, n=e.get("amount", 0))
-    if kind == "StoodPat":
-        return t.t("log.stands_pat", who=name)
-    if kind == "Discarded":
-        return t.t("log.discards", who=name, n=e.get("count", 0))
-    if kind == "Reshuffled":
-        return t.t("log.reshuffled", n=e.get("size", 0))
     if kind == "HandShown":
         return t.t(
             "log.shows", who=name, cards=" ".join(e.get("cards", [])), desc=e.get("description", "")
         )
-    if kind == "Mucked":
-        return t.t("log.mucks", who=name)
-    if kind == "RakeTaken":
-        return t.t("log.rake", n=e.get("amount", 0))
     if kind == "PotAwarded":
         lines = []
         for s, chips in e.get("shares", []):
@@ -482,22 +486,12 @@ def describe(
             else:
                 lines.append(t.t("log.wins_side", who=who(int(s)), n=chips, i=e.get("index")))
         return "; ".join(lines)
-    if kind == "PotCarried":
-        return t.t("log.carried", n=e.get("amount", 0))
     if kind == "TimeBank":
         return t.t("log.time_bank", who=name, n=round(float(e.get("seconds", 0))))
     if kind == "PlayerSeated":
         return t.t("log.sat_down", who=e.get("name", name), n=e.get("stack", 0))
     if kind == "PlayerLeft":
         return t.t("log.left", who=e.get("name", name))
-    if kind == "SatOut":
-        return t.t("log.sat_out", who=name)
-    if kind == "SatIn":
-        return t.t("log.sat_in", who=name)
-    if kind == "ToppedUp":
-        return t.t("log.topped_up", who=name, n=e.get("amount", 0))
-    if kind == "BlindsMissed":
-        return t.t("log.blinds_missed", who=name)
     if kind == "HandCancelled":
         return t.t("log.cancelled", id=e.get("hand_id", ""))
     if kind == "TournamentStarted":
