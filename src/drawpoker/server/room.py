@@ -100,7 +100,8 @@ class Room:
     async def tables_opened(self) -> None:
         """Add the tables operators opened since the last look; the only process
         takes them at once (on a shared bus, the bus's passes share them out)."""
-        for config in self._add_configs(await self.store.run(staff.console_tables)):
+        opened = await self.store.run(staff.console_tables, set(self.configs))
+        for config in self._add_configs(opened):
             if self.bus.alone:
                 await self.take(f"t:{config.id}")
 

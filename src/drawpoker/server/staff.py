@@ -19,6 +19,7 @@ import getpass
 import json
 import socket
 import time
+from collections.abc import Collection
 from typing import Any
 
 from sqlalchemy import Connection, func, select
@@ -292,12 +293,16 @@ def open_table(conn: Connection, config: TableConfig, *, by: Account | None, rea
     record(conn, by, "open-table", config.id, reason, json.loads(config.to_json()))
 
 
-def console_tables(conn: Connection) -> list[TableConfig]:
-    """The cash tables operators opened, in the order they were opened."""
+def console_tables(conn: Connection, known: Collection[str] = ()) -> list[TableConfig]:
+    """The cash tables operators opened, by id, but those ``known`` already."""
     rows = conn.execute(
-        select(tables.c.config).where(tables.c.origin == "console").order_by(tables.c.id)
+        select(tables.c.id, tables.c.config)
+        .where(tables.c.origin == "console")
+        .order_by(tables.c.id)
     )
-    return [TableConfig.from_dict(json.loads(config)) for (config,) in rows]
+    return [
+        TableConfig.from_dict(json.loads(config)) for table, config in rows if table not in known
+    ]
 
 
 def any_hand(conn: Connection, hand_id: str) -> dict[str, Any]:

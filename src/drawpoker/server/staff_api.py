@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 
+import msgspec
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
@@ -171,18 +172,9 @@ async def adjust(request: Request, account: Account) -> Response:
 @for_role("operator")
 async def open_table(request: Request, account: Account) -> Response:
     body = await read_body(request, NewTable)
-    config = TableConfig(
-        id=body.id,
-        name=body.name,
-        rules=body.game,
-        min_buy_in=body.min_buy_in,
-        max_buy_in=body.max_buy_in,
-        action_time_s=body.action_time_s,
-        time_bank_s=body.time_bank_s,
-        between_hands_s=body.between_hands_s,
-        bots=body.bots,
-        practice=body.practice,
-    )
+    fields = msgspec.structs.asdict(body)
+    reason = fields.pop("reason")
+    config = TableConfig(rules=fields.pop("game"), **fields)
     try:
         rules = config.build_rules()
     except (DrawPokerError, TypeError, ValueError) as problem:
@@ -191,7 +183,7 @@ async def open_table(request: Request, account: Account) -> Response:
         raise AuthError("the minimum buy-in is above the maximum")
     if config.bots >= rules.max_seats:
         raise AuthError(f"{config.bots} bots would fill all {rules.max_seats} seats")
-    await room_of(request).open_table(config, by=account, reason=body.reason)
+    await room_of(request).open_table(config, by=account, reason=reason)
     return json_response({"ok": True, "table": config.id})
 
 
