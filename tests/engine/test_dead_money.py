@@ -169,18 +169,21 @@ def test_all_in_dealer_wins_only_up_to_their_level() -> None:
     ]
 
 
+# Blinds 1/2 with seat 5 back after missing them (R9): big blind live, small dead.
+RETURNING = [
+    (2, PostKind.SMALL_BLIND, 1),
+    (3, PostKind.BIG_BLIND, 2),
+    (5, PostKind.BIG_BLIND, 2),
+    (5, PostKind.DEAD_SMALL_BLIND, 1),
+]
+
+
 def test_returning_players_dead_small_blind_goes_to_the_main_pot() -> None:
     """R9: big blind live, small blind dead. The returning player loses the showdown
     and their dead blind goes to the winner, not back to them."""
-    posts = [
-        (2, PostKind.SMALL_BLIND, 1),
-        (3, PostKind.BIG_BLIND, 2),
-        (5, PostKind.BIG_BLIND, 2),
-        (5, PostKind.DEAD_SMALL_BLIND, 1),
-    ]
     hands = {1: "2s 3d 8d 9s Jd", 2: "2c 3c 8h 9h Jh", 3: "Qs Qd 4c 5h 7d", 5: "4s 4h 7c 6s 5d"}
     deck = deck_for(8, hands, 1)
-    hand = Hand(NL, {1: 100, 2: 100, 3: 100, 5: 100}, 1, deck=deck, posts=posts)
+    hand = Hand(NL, {1: 100, 2: 100, 3: 100, 5: 100}, 1, deck=deck, posts=RETURNING)
     play(hand, "5 x, 1 f, 2 f, 3 x, 3 p, 5 p, 3 x, 5 x")
     assert awards(hand) == [(6, ((3, 6),), (3, 5))]
     assert hand.result.net == {1: 0, 2: -1, 3: 4, 5: -3}
@@ -189,15 +192,9 @@ def test_returning_players_dead_small_blind_goes_to_the_main_pot() -> None:
 def test_dead_small_blind_of_an_all_in_player_counts_for_no_level() -> None:
     """Seat 5 returns with 10 chips: big blind 2, dead small blind 1, all in for 7
     more. Its level is 9 (its wagers); its dead chip joins the main pot."""
-    posts = [
-        (2, PostKind.SMALL_BLIND, 1),
-        (3, PostKind.BIG_BLIND, 2),
-        (5, PostKind.BIG_BLIND, 2),
-        (5, PostKind.DEAD_SMALL_BLIND, 1),
-    ]
     hands = {1: "2s 3d 8d 9s Jd", 2: "2c 3c 8h 9h Jh", 3: "Qs Qd 4c 5h 7d", 5: "As Ah 7c 6s 5d"}
     deck = deck_for(8, hands, 1)
-    hand = Hand(NL, {1: 100, 2: 100, 3: 100, 5: 10}, 1, deck=deck, posts=posts)
+    hand = Hand(NL, {1: 100, 2: 100, 3: 100, 5: 10}, 1, deck=deck, posts=RETURNING)
     play(hand, "5 r 9, 1 f, 2 f, 3 c, 3 p, 5 p")
     assert awards(hand) == [(1 + 1 + 9 + 9, ((5, 20),), (3, 5))]
     assert hand.result.net == {1: 0, 2: -1, 3: -9, 5: 10}

@@ -4,7 +4,7 @@ to see the openers (R48) runs on the draw clock and a time-out declines."""
 
 from __future__ import annotations
 
-from drawpoker.actions import Action
+from drawpoker.actions import Action, LegalActions
 from drawpoker.events import OpenersDeclined, PostKind, PotAwarded, TimedOut
 from drawpoker.room.clock import ClockConfig
 from drawpoker.room.session import TableSession
@@ -13,6 +13,18 @@ from drawpoker.rules import Rules
 
 from .helpers import passive, seed
 from .test_table import posts, seated
+
+
+def open_and_call(legal: LegalActions | None) -> Action:
+    """Open at the minimum when one may, else call, else check; stand pat at the draw."""
+    assert legal is not None
+    if legal.draw:
+        return Action.stand_pat(legal.seat)
+    if legal.max_to and legal.bet_label == "open":
+        return Action.bet(legal.seat, legal.min_to)
+    if legal.call:
+        return Action.call(legal.seat)
+    return Action.check(legal.seat)
 
 
 def test_a_returning_players_dead_small_blind_is_won_by_the_best_hand() -> None:
@@ -58,17 +70,7 @@ def test_the_dealers_invito_goes_to_the_best_hand() -> None:
         dealer = hand.button
         events = []
         while t.hand is not None:
-            legal = t.hand.legal_actions()
-            assert legal is not None
-            if legal.draw:
-                action = Action.stand_pat(legal.seat)
-            elif legal.max_to and legal.bet_label == "open":
-                action = Action.bet(legal.seat, legal.min_to)
-            elif legal.call:
-                action = Action.call(legal.seat)
-            else:
-                action = Action.check(legal.seat)
-            events += t.act(action, 0.0)
+            events += t.act(open_and_call(t.hand.legal_actions()), 0.0)
         record = t.last_record
         assert record is not None
         pots = [e for e in events if isinstance(e, PotAwarded)]
@@ -93,17 +95,7 @@ def test_the_request_to_see_the_openers_runs_on_the_draw_clock() -> None:
     session.after(t.start_hand(0.0, seed=seed(7)), 0.0)
     now = 0.0
     while t.hand is not None and not t.hand.legal_actions().ask_openers:  # type: ignore[union-attr]
-        legal = t.hand.legal_actions()
-        assert legal is not None
-        if legal.draw:
-            action = Action.stand_pat(legal.seat)
-        elif legal.max_to and legal.bet_label == "open":
-            action = Action.bet(legal.seat, legal.min_to)
-        elif legal.call:
-            action = Action.call(legal.seat)
-        else:
-            action = Action.check(legal.seat)
-        session.act(action, now)
+        session.act(open_and_call(t.hand.legal_actions()), now)
     assert t.hand is not None
     turn = session.clock.turn
     assert turn is not None

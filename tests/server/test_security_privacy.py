@@ -14,7 +14,6 @@ truth comes from the server's database. A second table reveals its seeds
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import hashlib
 import json
 import re
@@ -31,6 +30,7 @@ from drawpoker.history import phh
 from drawpoker.server.store import database_url, hands
 
 from .helpers import Client, Server, table
+from .test_server_play import play as play_on
 
 pytestmark = pytest.mark.slow
 
@@ -42,30 +42,7 @@ ROUTES = ("", "/phh", "/pokerstars", "/verify", "/seats")
 async def play(client: Client, table_id: str, stop: asyncio.Event, folder: bool) -> None:
     """Act on every ``Legal`` for me: the folder folds to any bet; the others call
     or check and draw three."""
-    done: set[tuple[str, int]] = set()
-    seen = 0
-    while not stop.is_set():
-        with contextlib.suppress(TimeoutError):
-            await client.wait(lambda f: False, timeout=0.05, start=seen)
-        frames = client.frames[seen:]
-        seen += len(frames)
-        for f in frames:
-            if f["type"] != "event" or f["table"] != table_id or f["event"]["type"] != "Legal":
-                continue
-            e = f["event"]
-            legal = e["legal"]
-            if (e["hand_id"], f["v"]) in done:
-                continue
-            done.add((e["hand_id"], f["v"]))
-            base = {"table": table_id, "hand_id": e["hand_id"], "action_id": f"a{len(done)}"}
-            if legal["draw"]:
-                await client.send({"type": "draw", **base, "discard": legal["hand"][:3]})
-            elif legal["check"]:
-                await client.send({"type": "act", **base, "action": "check"})
-            elif folder:
-                await client.send({"type": "act", **base, "action": "fold"})
-            else:
-                await client.send({"type": "act", **base, "action": "call"})
+    await play_on(client, table_id, stop, {}, max_call=0 if folder else None, discard=3)
 
 
 def cards_in_json(value: Any) -> set[int]:

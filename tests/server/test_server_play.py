@@ -26,10 +26,11 @@ async def play(
     stop: asyncio.Event,
     skip: dict[str, int],
     max_call: int | None = None,
+    discard: int = 5,
 ) -> None:
-    """Act on every ``Legal`` for me: draw five, else check, else call (fold above
-    ``max_call``); once each
-    ``skip`` kind ("bet", "draw") of hand number n, do nothing (the clock runs out)."""
+    """Act on every ``Legal`` for me: draw ``discard`` cards, else check, else call
+    (fold above ``max_call``); once each ``skip`` kind ("bet", "draw") of hand
+    number n, do nothing (the clock runs out)."""
     done: set[tuple[str, int]] = set()
     streets: set[tuple[str, str]] = set()
     seen = 0
@@ -59,7 +60,7 @@ async def play(
                 continue
             base = {"table": table_id, "hand_id": e["hand_id"], "action_id": f"a{len(done)}"}
             if legal["draw"]:
-                await client.send({"type": "draw", **base, "discard": legal["hand"]})
+                await client.send({"type": "draw", **base, "discard": legal["hand"][:discard]})
             elif legal["check"]:
                 await client.send({"type": "act", **base, "action": "check"})
             elif max_call is not None and legal["call"] > max_call:
