@@ -270,3 +270,34 @@ def local_series(spec: Any, store: Any) -> Any:
     series = Series(spec, store, bus, owner)
     owner.adopt(series.unit, series)
     return series
+
+
+STAFF_PASSWORD = "Tr0ub4dor&3-horse"  # every account the staff tests make
+
+
+def make_staff(server: Server, name: str, role: str) -> None:
+    """A staff account, made with ``drawpoker admin`` on the server's database."""
+    where = ["--database", server.database] if server.database else []
+    where = where or ["--data-dir", str(server.tmp / "data")]
+    done = subprocess.run(
+        [sys.executable, "-m", "drawpoker.cli", "admin", *where,
+         "create-user", name, "--role", role, "--password-stdin"],
+        input=STAFF_PASSWORD, capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+
+
+def login(server: Server, name: str) -> str:
+    """A session token of ``name`` (password ``STAFF_PASSWORD``)."""
+    reply = httpx.post(
+        server.url + "/api/login", json={"name": name, "password": STAFF_PASSWORD}, timeout=10
+    )
+    assert reply.status_code == 200, reply.text
+    token: str = reply.json()["token"]
+    return token
+
+
+def call(server: Server, token: str | None, method: str, path: str, body: Any) -> httpx.Response:
+    """A REST call as the holder of ``token`` (None: without a session)."""
+    headers = {"Authorization": f"Bearer {token}"} if token else {}
+    return httpx.request(method, server.url + path, json=body, headers=headers, timeout=10)

@@ -10,7 +10,6 @@ import asyncio
 import json
 import logging
 import socket
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -26,11 +25,11 @@ from drawpoker.server import app as server_app
 from drawpoker.server import ledger
 from drawpoker.server.store import Store, database_url
 
-from .helpers import Client, Server, table
+from .helpers import STAFF_PASSWORD, Client, Server, call, login, make_staff, table
 
 pytestmark = pytest.mark.slow
 
-PASSWORD = "Tr0ub4dor&3-horse"
+PASSWORD = STAFF_PASSWORD
 ROUTES = [
     ("GET", "/api/admin/overview", None),
     ("GET", "/api/admin/players/somebody", None),
@@ -54,33 +53,6 @@ LOWEST = {  # the role each route needs
 ORDER = ["player", "moderator", "operator", "administrator"]
 
 
-def _admin(server: Server, *args: str, stdin: str = "") -> None:
-    where = ["--database", server.database] if server.database else []
-    where = where or ["--data-dir", str(server.tmp / "data")]
-    done = subprocess.run(
-        [sys.executable, "-m", "drawpoker.cli", "admin", *where, *args],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-    assert done.returncode == 0, done.stderr
-
-
-def _login(server: Server, name: str) -> str:
-    reply = httpx.post(
-        server.url + "/api/login", json={"name": name, "password": PASSWORD}, timeout=10
-    )
-    assert reply.status_code == 200, reply.text
-    token: str = reply.json()["token"]
-    return token
-
-
-def _call(server: Server, token: str | None, method: str, path: str, body: Any) -> httpx.Response:
-    headers = {"Authorization": f"Bearer {token}"} if token else {}
-    return httpx.request(method, server.url + path, json=body, headers=headers, timeout=10)
-
-
 def _samples(server: Server) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
     reply = httpx.get(server.url + "/metrics", timeout=10)
     assert reply.status_code == 200
@@ -97,7 +69,7 @@ def test_staff_routes_roles_audit_metrics_and_health(tmp_path: Path, database: s
     busy["between_hands_s"] = 0.01
     server = Server(tmp_path, database, [busy])
     for name, role in (("Mod", "moderator"), ("Ops", "operator"), ("Boss", "administrator")):
-        _admin(server, "create-user", name, "--role", role, "--password-stdin", stdin=PASSWORD)
+        make_staff(server, name, role)
     server.start()
     try:
         reply = httpx.post(
@@ -107,20 +79,20 @@ def test_staff_routes_roles_audit_metrics_and_health(tmp_path: Path, database: s
         tokens = {
             "guest": server.guest()["token"],
             "player": reply.json()["token"],
-            "moderator": _login(server, "Mod"),
-            "operator": _login(server, "Ops"),
-            "administrator": _login(server, "Boss"),
+            "moderator": login(server, "Mod"),
+            "operator": login(server, "Ops"),
+            "administrator": login(server, "Boss"),
         }
         for method, path, body in ROUTES:
-            assert _call(server, None, method, path, body).status_code == 401, path
+            assert call(server, None, method, path, body).status_code == 401, path
             for who, token in tokens.items():
-                status = _call(server, token, method, path, body).status_code
+                status = call(server, token, method, path, body).status_code
                 allowed = who != "guest" and ORDER.index(who) >= ORDER.index(LOWEST[path])
                 assert (status < 400) == allowed, (who, path, status)
                 if not allowed:
                     assert status == 403, (who, path, status)
         for who, status in (("moderator", 403), ("operator", 404), ("administrator", 404)):
-            looked = _call(server, tokens[who], "GET", "/api/admin/hands/nope", None)
+            looked = call(server, tokens[who], "GET", "/api/admin/hands/nope", None)
             assert looked.status_code == status, who
         _adjustments(server, tokens)
         _overview_and_roles(server, tokens)
@@ -142,12 +114,12 @@ def test_staff_routes_roles_audit_metrics_and_health(tmp_path: Path, database: s
 def _adjustments(server: Server, tokens: dict[str, str]) -> None:
     ops = tokens["operator"]
     before = server.me(tokens["player"])["balance"]  # the routes' test already added 5
-    done = _call(server, ops, "POST", "/api/admin/adjust", {
+    done = call(server, ops, "POST", "/api/admin/adjust", {
         "name": "somebody", "amount": -120, "reason": "chip dumping reversed, ticket 88"
     })  # fmt: skip
     assert done.status_code == 200, done.text
     assert server.me(tokens["player"])["balance"] == before - 120
-    too_much = _call(server, ops, "POST", "/api/admin/adjust", {
+    too_much = call(server, ops, "POST", "/api/admin/adjust", {
         "name": "somebody", "amount": -(before * 10), "reason": "empty it"
     })  # fmt: skip
     assert too_much.status_code == 400
@@ -160,11 +132,11 @@ def _adjustments(server: Server, tokens: dict[str, str]) -> None:
         {"name": "somebody", "amount": "10", "reason": "x"},
         {"name": "somebody", "amount": 10, "reason": "x", "extra": 1},
     ):
-        refused = _call(server, ops, "POST", "/api/admin/adjust", bad)
+        refused = call(server, ops, "POST", "/api/admin/adjust", bad)
         assert refused.status_code in (400, 404), (bad, refused.status_code)
         assert refused.json()["error"]
     assert server.me(tokens["player"])["balance"] == before - 120
-    entries = _call(server, ops, "GET", "/api/admin/audit?limit=5", None).json()["entries"]
+    entries = call(server, ops, "GET", "/api/admin/audit?limit=5", None).json()["entries"]
     latest = entries[0]
     assert (latest["actor"], latest["action"], latest["target"]) == (
         "Ops",
@@ -173,24 +145,24 @@ def _adjustments(server: Server, tokens: dict[str, str]) -> None:
     )
     assert latest["detail"]["amount"] == -120
     assert latest["reason"] == "chip dumping reversed, ticket 88"
-    assert _call(server, ops, "GET", "/api/admin/audit?limit=x", None).status_code == 400
-    card = _call(server, tokens["moderator"], "GET", "/api/admin/players/somebody", None).json()
+    assert call(server, ops, "GET", "/api/admin/audit?limit=x", None).status_code == 400
+    card = call(server, tokens["moderator"], "GET", "/api/admin/players/somebody", None).json()
     assert card["balance"] == before - 120
     assert card["transactions"][0]["kind"] == "adjustment"
 
 
 def _overview_and_roles(server: Server, tokens: dict[str, str]) -> None:
     boss, player = tokens["administrator"], tokens["player"]
-    made = _call(server, boss, "POST", "/api/admin/roles", {
+    made = call(server, boss, "POST", "/api/admin/roles", {
         "name": "somebody", "role": "moderator", "reason": "trusted regular"
     })  # fmt: skip
     assert made.status_code == 200, made.text
-    overview = _call(server, player, "GET", "/api/admin/overview", None)  # a moderator now
+    overview = call(server, player, "GET", "/api/admin/overview", None)  # a moderator now
     assert overview.status_code == 200
     figures = overview.json()
     assert figures["this_process"]["units"] == 1
     assert figures["hands_today"] >= 0
-    last = _call(server, boss, "POST", "/api/admin/roles", {
+    last = call(server, boss, "POST", "/api/admin/roles", {
         "name": "Boss", "role": "player", "reason": "leaving"
     })  # fmt: skip
     assert last.status_code == 400
@@ -225,7 +197,7 @@ async def _a_muted_player_cannot_chat(server: Server, tokens: dict[str, str]) ->
     line = {"type": "chat", "table": "busy", "text": "buy chips at example dot com"}
     try:
         assert (await spammer.request(line))["type"] == "ok"
-        muted = _call(server, tokens["moderator"], "POST", "/api/admin/mute", {
+        muted = call(server, tokens["moderator"], "POST", "/api/admin/mute", {
             "name": "somebody", "minutes": 30, "reason": "advertising in chat"
         })  # fmt: skip
         assert muted.status_code == 200, muted.text
@@ -233,9 +205,9 @@ async def _a_muted_player_cannot_chat(server: Server, tokens: dict[str, str]) ->
         assert (refused["type"], refused["code"]) == ("error", "muted")
         assert "until" in refused["message"]
         assert (await other.request({**line, "text": "hello"}))["type"] == "ok"
-        card = _call(server, tokens["moderator"], "GET", "/api/admin/players/somebody", None)
+        card = call(server, tokens["moderator"], "GET", "/api/admin/players/somebody", None)
         assert card.json()["muted_until"] > time.time() + 29 * 60
-        lifted = _call(server, tokens["moderator"], "POST", "/api/admin/mute", {
+        lifted = call(server, tokens["moderator"], "POST", "/api/admin/mute", {
             "name": "somebody", "minutes": 0, "reason": "apologised"
         })  # fmt: skip
         assert lifted.json() == {"ok": True, "muted_until": None}
@@ -243,7 +215,7 @@ async def _a_muted_player_cannot_chat(server: Server, tokens: dict[str, str]) ->
     finally:
         await spammer.close()
         await other.close()
-    entries = _call(server, tokens["operator"], "GET", "/api/admin/audit?limit=2", None).json()
+    entries = call(server, tokens["operator"], "GET", "/api/admin/audit?limit=2", None).json()
     assert [(e["action"], e["actor"], e["reason"]) for e in entries["entries"]] == [
         ("unmute", "Mod", "apologised"),
         ("mute", "Mod", "advertising in chat"),
@@ -271,10 +243,10 @@ async def _sit(server: Server, token: str, table_id: str, seat: int) -> dict[str
 
 async def _an_operator_opens_a_table(server: Server, tokens: dict[str, str]) -> None:
     for who in ("guest", "player", "moderator"):
-        refused = _call(server, tokens[who], "POST", "/api/admin/tables", NEW_TABLE)
+        refused = call(server, tokens[who], "POST", "/api/admin/tables", NEW_TABLE)
         assert refused.status_code == 403, who
     assert "live-1" not in {t["id"] for t in httpx.get(server.url + "/api/tables").json()["tables"]}
-    opened = _call(server, tokens["operator"], "POST", "/api/admin/tables", NEW_TABLE)
+    opened = call(server, tokens["operator"], "POST", "/api/admin/tables", NEW_TABLE)
     assert opened.status_code == 200, opened.text
     lobby = httpx.get(server.url + "/api/tables", timeout=10).json()["tables"]
     assert "live-1" in {t["id"] for t in lobby}  # no restart
@@ -290,12 +262,12 @@ async def _an_operator_opens_a_table(server: Server, tokens: dict[str, str]) -> 
         ({**NEW_TABLE, "id": "t6", "reason": ""}, 400, "reason"),
         ({**NEW_TABLE, "id": "t7", "action_time_s": 1}, 400, "action clock"),
     ):
-        refused = _call(server, tokens["administrator"], "POST", "/api/admin/tables", bad)
+        refused = call(server, tokens["administrator"], "POST", "/api/admin/tables", bad)
         assert refused.status_code == status, (bad, refused.text)
         assert said in refused.json()["error"], refused.text
     lobby = httpx.get(server.url + "/api/tables", timeout=10).json()["tables"]
     assert not {"t2", "t3", "t4", "t5", "t6", "t7"} & {t["id"] for t in lobby}
-    latest = _call(server, tokens["operator"], "GET", "/api/admin/audit?limit=1", None).json()
+    latest = call(server, tokens["operator"], "GET", "/api/admin/audit?limit=1", None).json()
     entry = latest["entries"][0]
     assert (entry["action"], entry["target"], entry["actor"]) == ("open-table", "live-1", "Ops")
     assert entry["detail"]["max_buy_in"] == 200
@@ -368,37 +340,39 @@ def test_a_banned_player_is_turned_away(tmp_path: Path, database: str | None) ->
     """Banned mid-session: the connection closes, the session ends, the seat is
     cashed out when the hand is over, every chip is where the ledger says."""
     server = Server(tmp_path, database, [table("t", seats=2, bots=1, action_time=2.0)])
-    _admin(server, "create-user", "Ops", "--role", "operator", "--password-stdin", stdin=PASSWORD)
-    _admin(server, "create-user", "Ops2", "--role", "operator", "--password-stdin", stdin=PASSWORD)
-    _admin(server, "create-user", "Mod", "--role", "moderator", "--password-stdin", stdin=PASSWORD)
+    make_staff(server, "Ops", "operator")
+    make_staff(server, "Ops2", "operator")
+    make_staff(server, "Mod", "moderator")
     server.start()
     try:
-        ops = _login(server, "Ops")
+        ops = login(server, "Ops")
         made = httpx.post(
             server.url + "/api/register", json={"name": "cheat", "password": PASSWORD}
         )
         token = made.json()["token"]
         asyncio.run(_banned_at_the_table(server, ops, token))
         assert server.me(token).get("error")  # the session is over
-        login = httpx.post(server.url + "/api/login", json={"name": "cheat", "password": PASSWORD})
-        assert login.status_code == 403
-        assert "suspended for good" in login.json()["error"]
-        peer = _call(server, ops, "POST", "/api/admin/suspend", {
+        refused = httpx.post(
+            server.url + "/api/login", json={"name": "cheat", "password": PASSWORD}
+        )
+        assert refused.status_code == 403
+        assert "suspended for good" in refused.json()["error"]
+        peer = call(server, ops, "POST", "/api/admin/suspend", {
             "name": "Ops2", "days": 1, "reason": "x"
         })  # fmt: skip
         assert peer.status_code == 403  # an operator cannot suspend another operator
         for bad in ({"name": "cheat", "days": -1, "reason": "x"},
                     {"name": "cheat", "days": 7, "reason": ""},
                     {"name": "nobody", "days": 7, "reason": "x"}):  # fmt: skip
-            assert _call(server, ops, "POST", "/api/admin/suspend", bad).status_code in (400, 404)
-        lifted = _call(server, ops, "POST", "/api/admin/suspend", {
+            assert call(server, ops, "POST", "/api/admin/suspend", bad).status_code in (400, 404)
+        lifted = call(server, ops, "POST", "/api/admin/suspend", {
             "name": "cheat", "days": 0, "reason": "appeal upheld"
         })  # fmt: skip
         assert lifted.json()["suspended_until"] is None
-        _login(server, "cheat")
+        login(server, "cheat")
         actions = [
             e["action"]
-            for e in _call(server, ops, "GET", "/api/admin/audit", None).json()["entries"]
+            for e in call(server, ops, "GET", "/api/admin/audit", None).json()["entries"]
         ]
         assert actions[:3] == ["reinstate", "ban", "sit-out"]
     finally:
@@ -422,9 +396,9 @@ async def _sat_out_then_banned(server: Server, ops: str, player: Client) -> None
     sat = await player.request({"type": "sit", "table": "t", "seat": 2, "buy_in": 100})
     assert sat["type"] == "ok", sat
     await player.wait(lambda f: f["type"] == "event" and f["event"]["type"] == "HandStarted", 15)
-    mod = _login(server, "Mod")
+    mod = login(server, "Mod")
     order = {"name": "cheat", "table": "t", "action": "sit_out", "reason": "asleep at the table"}
-    assert _call(server, mod, "POST", "/api/admin/seat", order).status_code == 200
+    assert call(server, mod, "POST", "/api/admin/seat", order).status_code == 200
     await player.wait(
         lambda f: (
             f["type"] == "event" and f["event"]["type"] == "SatOut" and f["event"]["seat"] == 2
@@ -437,8 +411,8 @@ async def _sat_out_then_banned(server: Server, ops: str, player: Client) -> None
         ({**order, "name": "Mod"}, 403),
         ({**order, "action": "shoot"}, 400),
     ):
-        assert _call(server, mod, "POST", "/api/admin/seat", bad).status_code == status, bad
-    banned = _call(server, ops, "POST", "/api/admin/suspend", {
+        assert call(server, mod, "POST", "/api/admin/seat", bad).status_code == status, bad
+    banned = call(server, ops, "POST", "/api/admin/suspend", {
         "name": "cheat", "days": None, "reason": "chip dumping ring"
     })  # fmt: skip
     assert banned.status_code == 200, banned.text
@@ -449,6 +423,6 @@ async def _sat_out_then_banned(server: Server, ops: str, player: Client) -> None
     while server.table("t")["seats_taken"] != 1:  # stood up once the hand is over
         assert time.monotonic() < deadline, server.table("t")
         await asyncio.sleep(0.2)
-    card = _call(server, ops, "GET", "/api/admin/players/cheat", None).json()
+    card = call(server, ops, "GET", "/api/admin/players/cheat", None).json()
     assert card["suspended_until"] > time.time() + 10 * 365 * 86400
     assert card["transactions"][0]["kind"] == "cash-out"

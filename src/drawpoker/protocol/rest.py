@@ -104,6 +104,19 @@ class NewTable(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     reason: Reason
 
 
+class TablePause(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    """``POST /api/admin/tables/{id}/pause`` (operators): pause a cash table (``on``;
+    the hand in play ends, no other is dealt) or resume it, saying why."""
+
+    rules: ClassVar[dict[str, str]] = {
+        "on": "on is true (pause) or false (resume)",
+        "reason": "a reason is 1 to 500 characters",
+    }
+
+    on: bool
+    reason: Reason
+
+
 class Suspension(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     """``POST /api/admin/suspend`` (operators): suspend an account for ``days``
     (``null``: for good, a ban; 0 lifts it), saying why."""
@@ -142,7 +155,8 @@ class Report(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
 
 
 class Closing(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
-    """``POST /api/admin/reports/{id}/close`` (moderators): what was done."""
+    """``POST /api/admin/reports/{id}/close`` (moderators): what was done;
+    ``POST /api/admin/tables/{id}/close`` (operators): why the table closes."""
 
     rules: ClassVar[dict[str, str]] = {"reason": "a reason is 1 to 500 characters"}
 

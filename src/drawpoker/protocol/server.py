@@ -211,6 +211,7 @@ class TableState(msgspec.Struct, kw_only=True):
     waiting_list: list[str] = msgspec.field(default_factory=list)
     seat_offer: SeatOffer | None = None
     auto_top_up: int | None = None  # the viewer's auto top-up target
+    status: str = "open"  # cash tables: open, paused, closing, closed (``TableChanged``)
 
 
 class Snapshot(Frame, tag="snapshot", kw_only=True):
@@ -257,6 +258,7 @@ class TableRow(msgspec.Struct, kw_only=True):
     openers: str | None = None
     practice: bool = False
     waiting: int = 0  # on the waiting list
+    status: str = "open"  # open or paused (a closed table's row is its last: drop it)
 
 
 class RunRow(msgspec.Struct, kw_only=True):
@@ -393,6 +395,30 @@ class WaitingList(Entry, tag="WaitingList", kw_only=True):
     names: list[str]
 
 
+class TableChanged(Entry, tag="TableChanged", kw_only=True):
+    """An operator paused, resumed, closed or changed the cash table. ``status``:
+    ``open``; ``paused`` (the hand in play ends, no other is dealt); ``closing``
+    (no new seat or hand, every player stands up when the hand in play ends,
+    cashed out); ``closed``. The other fields are the table's as a snapshot's."""
+
+    status: str
+    name: str
+    rules: str
+    max_seats: int
+    min_buy_in: int
+    max_buy_in: int
+    practice: bool = False
+    game: str = "draw"
+    structure: str = ""
+    small_blind: int | None = None
+    big_blind: int | None = None
+    small_bet: int | None = None
+    big_bet: int | None = None
+    ante: int = 0
+    invito: int | None = None
+    openers: str | None = None
+
+
 class AutoTopUpFailed(Entry, tag="AutoTopUpFailed", kw_only=True):
     """Private: the automatic top-up of ``amount`` could not be made (``reason``)."""
 
@@ -440,6 +466,7 @@ SERVER_ENTRIES: tuple[type[Entry], ...] = (
     SeatStatus,
     Chat,
     WaitingList,
+    TableChanged,
     SeatOffered,
     SeatOfferExpired,
     AutoTopUpFailed,

@@ -31,6 +31,7 @@ from drawpoker.room.errors import (
     HandInProgress,
     NotEnoughPlayers,
     NotSeated,
+    RoomError,
     SeatTaken,
 )
 from drawpoker.room.events import (
@@ -168,6 +169,24 @@ class CashTable:
         (``drawpoker.fairness``; ``ValueError`` if it is empty or too long)."""
         self._seat(seat)
         self._entropy.contribute(seat, text)
+
+    def reconfigure(self, config: TableConfig) -> None:
+        """New stakes, seats or buy-ins, between hands (``check_config``)."""
+        if self.in_hand:
+            raise HandInProgress("a table's config changes between hands")
+        self.check_config(config)
+        self.config, self.rules = config, config.rules
+
+    def check_config(self, config: TableConfig) -> None:
+        """Whether ``config`` may replace the table's: the seats taken must exist
+        under the new rules, and the game (draw or Italian) stays what it is."""
+        if config.rules.is_italian != self.rules.is_italian:
+            raise RoomError("a table's game (draw or Italian) does not change: open a new table")
+        beyond = sorted(seat for seat in self.seats if seat > config.rules.max_seats)
+        if beyond:
+            raise RoomError(
+                f"seat {beyond[-1]} is taken: the table keeps at least {beyond[-1]} seats"
+            )
 
     @property
     def next_commitment(self) -> str:

@@ -106,6 +106,10 @@ class Bus(Protocol):
     def put_tournament(self, row: TournamentRow) -> None: ...
 
 
+class Closed(Exception):
+    """The unit is no longer the room's (an operator closed the table)."""
+
+
 class NoOwner(LookupError):
     """No owner answers for the unit: there is no such table or tournament."""
 

@@ -86,7 +86,7 @@ class Lobby:
 
     def tables(self, filters: Filters | None = None) -> list[TableRow]:
         f = filters or Filters()
-        return [row for row in self.table_rows.values() if f.table(row)]
+        return [row for row in self.table_rows.values() if row.status != "closed" and f.table(row)]
 
     def tournaments(self, filters: Filters | None = None) -> list[TournamentRow]:
         self._pull()

@@ -46,7 +46,7 @@ from redis.exceptions import RedisError
 
 from drawpoker.protocol.server import TableRow, TournamentRow
 from drawpoker.server import wire
-from drawpoker.server.bus import Gateway, Holder, Moving, NoOwner, Owner
+from drawpoker.server.bus import Closed, Gateway, Holder, Moving, NoOwner, Owner
 from drawpoker.server.tournament.spec import spec_of_table
 
 log = logging.getLogger("drawpoker.server")
@@ -617,8 +617,11 @@ class RedisBus:
             self._claimed.add(unit)
             try:
                 await room.take(unit)
-            except Exception:
-                log.exception("bus: could not take %s", unit)
+            except Exception as problem:
+                if isinstance(problem, Closed):
+                    log.info("bus: %s", problem)
+                else:
+                    log.exception("bus: could not take %s", unit)
                 self._claimed.discard(unit)
                 await self._give_up(keys=[self._own(unit)], args=[self.name])
         self._free_before = set(free_units) - set(room.held)

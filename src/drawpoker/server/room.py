@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from typing import Any
 
 from sqlalchemy import Connection
@@ -21,7 +21,7 @@ from sqlalchemy import Connection
 from drawpoker.protocol import client
 from drawpoker.server import staff
 from drawpoker.server.auth import Account
-from drawpoker.server.bus import Bus, LocalBus
+from drawpoker.server.bus import Bus, Closed, LocalBus
 from drawpoker.server.gateway import Gateway
 from drawpoker.server.lobby import Lobby
 from drawpoker.server.owner import Owner
@@ -58,7 +58,7 @@ class Room:
         self.held: dict[str, CashDesk | Series] = {}  # the units this process holds
         self.cancelled: list[dict[str, Any]] = []  # hands cancelled by restarts and takeovers
         self._changing = asyncio.Lock()
-        self._stale_tasks: set[asyncio.Task[None]] = set()
+        self._stale_tasks: set[asyncio.Task[None]] = set()  # releases under way
         self._looking: list[asyncio.Task[None]] = []
 
     def units(self) -> list[str]:
@@ -68,7 +68,10 @@ class Room:
     async def start(self) -> None:
         if self.bus.alone:  # the only process: whatever a previous one left is over
             await self._cancel(cancel_unfinished)
-        self._add_configs(await self.store.run(staff.console_tables))
+        for closed in await self.store.run(staff.closed_tables):
+            self.configs.pop(closed, None)
+        for config in await self.store.run(staff.console_tables):
+            self.configs[config.id] = config  # the console's config wins over the file's
         await self.bus.start(self)
         if not self.bus.alone:  # tables opened, accounts suspended, on other processes
             self._looking = [
@@ -159,7 +162,13 @@ class Room:
             held: CashDesk | Series
             mine: Callable[[str], bool]  # the tables of the unit
             if kind == "t":
-                held = CashDesk(self.configs[name], records, self.bus)
+                config, status = await self.store.run(staff.stored_table, name)
+                if status == "closed":  # closed by another process
+                    self.configs.pop(name, None)
+                    raise Closed(f"table {name} is closed")
+                self.configs[name] = config = config or self.configs[name]
+                held = CashDesk(config, records, self.bus)
+                held.on_closed = lambda: self._closed(unit)
                 actor: Any = held.actor
                 mine = lambda table: table == name  # noqa: E731
             else:
@@ -201,12 +210,21 @@ class Room:
             await held.actor.mailbox.stop()
         self.owner.drop(unit)
 
+    def _closed(self, unit: str) -> None:
+        """An operator closed the table and its last player is cashed out: the
+        room lets it go (the lobby has its last row, which says so)."""
+        self.configs.pop(unit.split(":", 1)[1], None)
+        self._spawn(self.release(unit))
+
+    def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.get_running_loop().create_task(work)
+        self._stale_tasks.add(task)
+        task.add_done_callback(self._stale_tasks.discard)
+
     def _stale(self, unit: str) -> None:
         """A write of ``unit`` was refused: another process holds it now."""
         log.error("%s was taken over by another process; letting it go", unit)
-        task = asyncio.get_running_loop().create_task(self.release(unit))
-        self._stale_tasks.add(task)
-        task.add_done_callback(self._stale_tasks.discard)
+        self._spawn(self.release(unit))
 
     def figures(self) -> dict[str, int]:
         """This process's: connections open, units held, players at its cash tables."""

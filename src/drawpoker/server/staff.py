@@ -294,15 +294,49 @@ def open_table(conn: Connection, config: TableConfig, *, by: Account | None, rea
 
 
 def console_tables(conn: Connection, known: Collection[str] = ()) -> list[TableConfig]:
-    """The cash tables operators opened, by id, but those ``known`` already."""
+    """The cash tables operators opened or changed and did not close, by id, but
+    those ``known`` already. (The console's config of a room file's table wins
+    over the file's from the first change on.)"""
     rows = conn.execute(
         select(tables.c.id, tables.c.config)
-        .where(tables.c.origin == "console")
+        .where(tables.c.origin == "console", tables.c.status != "closed")
         .order_by(tables.c.id)
     )
     return [
         TableConfig.from_dict(json.loads(config)) for table, config in rows if table not in known
     ]
+
+
+def closed_tables(conn: Connection) -> set[str]:
+    """The cash tables operators closed: the room does not open them again."""
+    rows = conn.execute(select(tables.c.id).where(tables.c.status == "closed"))
+    return {str(table) for (table,) in rows}
+
+
+def stored_table(conn: Connection, table_id: str) -> tuple[TableConfig | None, str]:
+    """A cash table's config as the console left it (None: the room file's holds)
+    and its status (``open`` for a table the database does not know yet)."""
+    row = conn.execute(
+        select(tables.c.config, tables.c.origin, tables.c.status).where(tables.c.id == table_id)
+    ).first()
+    if row is None:
+        return None, "open"
+    config = TableConfig.from_dict(json.loads(row.config)) if row.origin == "console" else None
+    return config, str(row.status)
+
+
+def table_list(conn: Connection) -> list[dict[str, Any]]:
+    """Every cash table the room has played or opened, for the console's editor:
+    its config (a room file's fields), where it comes from and its status."""
+    rows = conn.execute(
+        select(tables.c.id, tables.c.config, tables.c.origin, tables.c.status).order_by(tables.c.id)
+    )
+    return [
+        {"id": row.id, "origin": row.origin, "status": row.status,
+         "config": json.loads(row.config)}
+        for row in rows
+        if json.loads(row.config).get("kind", "cash") == "cash"
+    ]  # fmt: skip
 
 
 def any_hand(conn: Connection, hand_id: str) -> dict[str, Any]:

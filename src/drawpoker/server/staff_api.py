@@ -14,7 +14,11 @@ audit log in the same transaction.
 - ``GET  /api/admin/hands/{id}``      operator: a finished hand with every card
 - ``GET  /api/admin/signals?days=7``  operator: pairs of accounts worth a look (``signals``)
 - ``POST /api/admin/adjust``          operator: correct a balance, with a reason
+- ``GET  /api/admin/tables``          operator: every cash table, its config and status
 - ``POST /api/admin/tables``          operator: open a cash table now (kept in the database)
+- ``POST /api/admin/tables/{id}``     operator: change a table's config (between hands)
+- ``POST /api/admin/tables/{id}/pause`` operator: pause it (no new hand) or resume it
+- ``POST /api/admin/tables/{id}/close`` operator: close it (players cashed out as hands end)
 - ``POST /api/admin/roles``           administrator: give an account a role
 - ``GET  /api/admin/reports``         moderator: players' reports not closed yet (``?all=1``)
 - ``POST /api/admin/reports/{id}/close`` moderator: close one, saying what was done
@@ -25,7 +29,10 @@ report of a chat line or a hand (``reports``).
 
 from __future__ import annotations
 
+import dataclasses
+import json
 from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 from starlette.requests import Request
@@ -43,6 +50,7 @@ from drawpoker.protocol.rest import (
     RoleChange,
     SeatOrder,
     Suspension,
+    TablePause,
 )
 from drawpoker.server import reports, signals, staff
 from drawpoker.server.auth import Account, AuthError
@@ -50,6 +58,9 @@ from drawpoker.server.bus import NoOwner
 from drawpoker.server.errors import TableError
 from drawpoker.server.rest import authed, json_response, read_body, room_of
 from drawpoker.server.tableconfig import TableConfig
+
+if TYPE_CHECKING:
+    from drawpoker.server.room import Room
 
 Handler = Callable[[Request, Account], Awaitable[Response]]
 
@@ -140,16 +151,25 @@ async def seat_order(request: Request, account: Account) -> Response:
         else client.Leave(table=body.table)
     )
     try:
-        detail = await room.bus.ask(
-            f"t:{body.table}", message.type, {"account": target, "msg": message}
-        )
-    except NoOwner:
-        raise staff.NotFound(f"there is no table {body.table!r} (or it is moving)") from None
+        detail = await _ask_table(room, body.table, message.type, account=target, msg=message)
     except TableError as problem:
         if problem.code == "not_seated":
             raise staff.NotFound(f"{target.name} has no seat at {body.table}") from None
-        raise AuthError(f"{body.table}: {problem}") from None
+        raise
     return json_response({"ok": True, **(detail or {})})
+
+
+async def _ask_table(room: Room, table: str, op: str, **args: Any) -> Any:
+    """Ask a cash table's owner, wherever it runs; its refusals as REST errors."""
+    try:
+        return await room.bus.ask(f"t:{table}", op, args)
+    except NoOwner:
+        raise staff.NotFound(f"there is no table {table!r} (or it is moving)") from None
+    except TableError as problem:
+        if problem.code == "not_seated":
+            raise
+        refused = staff.Conflict if problem.code == "closing" else AuthError
+        raise refused(f"{table}: {problem}") from None
 
 
 @for_role("operator")
@@ -169,9 +189,8 @@ async def adjust(request: Request, account: Account) -> Response:
     return json_response({"ok": True, "transaction": tx})
 
 
-@for_role("operator")
-async def open_table(request: Request, account: Account) -> Response:
-    body = await read_body(request, NewTable)
+def _table_config(body: NewTable) -> tuple[TableConfig, str]:
+    """A table's config from a request's fields, checked; and the reason."""
     fields = msgspec.structs.asdict(body)
     reason = fields.pop("reason")
     config = TableConfig(rules=fields.pop("game"), **fields)
@@ -183,8 +202,55 @@ async def open_table(request: Request, account: Account) -> Response:
         raise AuthError("the minimum buy-in is above the maximum")
     if config.bots >= rules.max_seats:
         raise AuthError(f"{config.bots} bots would fill all {rules.max_seats} seats")
+    return config, reason
+
+
+@for_role("operator")
+async def table_list(request: Request, account: Account) -> Response:
+    return json_response({"tables": await room_of(request).store.run(staff.table_list)})
+
+
+@for_role("operator")
+async def open_table(request: Request, account: Account) -> Response:
+    config, reason = _table_config(await read_body(request, NewTable))
     await room_of(request).open_table(config, by=account, reason=reason)
     return json_response({"ok": True, "table": config.id})
+
+
+@for_role("operator")
+async def edit_table(request: Request, account: Account) -> Response:
+    """A table's new config (the whole of it, as ``POST /api/admin/tables``), applied
+    at once between hands, else when the hand in play ends."""
+    config, reason = _table_config(await read_body(request, NewTable))
+    table = request.path_params["table"]
+    if config.id != table:
+        raise AuthError(f"the body is for table {config.id!r}, the address for {table!r}")
+    room = room_of(request)
+    old = room.configs.get(table)
+    if old is not None:  # what the form does not show stays as it was
+        keep = ("disconnect_grace_s", "sit_out_leave_s", "bot_think_s", "bot_kinds", "kind",
+                "seat_offer_s", "reveal_seed")  # fmt: skip
+        config = dataclasses.replace(config, **{key: getattr(old, key) for key in keep})
+    plain = json.loads(config.to_json())
+    detail = await _ask_table(room, table, "reconfigure", by=account, reason=reason, config=plain)
+    return json_response({"ok": True, **detail})
+
+
+@for_role("operator")
+async def pause_table(request: Request, account: Account) -> Response:
+    body = await read_body(request, TablePause)
+    table = request.path_params["table"]
+    room = room_of(request)
+    detail = await _ask_table(room, table, "pause", by=account, reason=body.reason, on=body.on)
+    return json_response({"ok": True, **detail})
+
+
+@for_role("operator")
+async def close_table(request: Request, account: Account) -> Response:
+    body = await read_body(request, Closing)
+    table = request.path_params["table"]
+    detail = await _ask_table(room_of(request), table, "close", by=account, reason=body.reason)
+    return json_response({"ok": True, **detail})
 
 
 @for_role("administrator")
@@ -256,7 +322,11 @@ def routes() -> list[BaseRoute]:
         Route("/api/admin/seat", seat_order, methods=["POST"]),
         Route("/api/admin/suspend", suspend, methods=["POST"]),
         Route("/api/admin/adjust", adjust, methods=["POST"]),
+        Route("/api/admin/tables", table_list),
         Route("/api/admin/tables", open_table, methods=["POST"]),
+        Route("/api/admin/tables/{table}", edit_table, methods=["POST"]),
+        Route("/api/admin/tables/{table}/pause", pause_table, methods=["POST"]),
+        Route("/api/admin/tables/{table}/close", close_table, methods=["POST"]),
         Route("/api/admin/roles", roles, methods=["POST"]),
         Route("/api/admin/reports", report_queue),
         Route("/api/admin/reports/{report}/close", close_report, methods=["POST"]),

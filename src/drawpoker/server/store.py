@@ -125,6 +125,8 @@ tables = Table(
     Column("state", Text),  # the room's CashTable.to_dict() as JSON (migration 2)
     # "file": from the room file; "console": opened by an operator (migration 5)
     Column("origin", String(8), nullable=False, server_default="file"),
+    # open, paused (no new hand), closing (players stood up), closed (migration 6)
+    Column("status", String(8), nullable=False, server_default="open"),
 )
 
 seats = Table(
@@ -283,8 +285,16 @@ def _v5(conn: Connection) -> None:
             conn.execute(text(_APPEND_ONLY_SQLITE.format(verb=verb)))
 
 
+def _v6(conn: Connection) -> None:
+    """Tables paused and closed by operators."""
+    if "status" not in {c["name"] for c in inspect(conn).get_columns("tables")}:
+        conn.execute(
+            text("ALTER TABLE tables ADD COLUMN status VARCHAR(8) NOT NULL DEFAULT 'open'")
+        )
+
+
 # Migrations in order; each runs once inside a transaction.
-MIGRATIONS: tuple[Callable[[Connection], None], ...] = (_v1, _v2, _v3, _v4, _v5)
+MIGRATIONS: tuple[Callable[[Connection], None], ...] = (_v1, _v2, _v3, _v4, _v5, _v6)
 
 
 def migrate(engine: Engine) -> int:

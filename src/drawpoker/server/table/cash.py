@@ -8,6 +8,11 @@ database, so after a crash the saved table and the ledger both hold the stacks
 from before the hand: restoring cancels it and every wagered chip is back at
 its seat.
 
+Operators pause a table (the hand in play ends, no other is dealt), close it
+(no new seat or hand; every player stands up when the hand in play ends, cashed
+out; then the room lets the table go) or change its config (applied between
+hands). Each is stored with its audit entry in one fenced transaction.
+
 Away players: a seated player with no connection watching is shown disconnected
 and their clock runs as usual; after ``disconnect_grace_s`` they sit out, and
 after ``sit_out_leave_s`` away they leave and the stack returns to the balance.
@@ -20,18 +25,20 @@ import logging
 import secrets
 import time
 from collections import deque
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+import msgspec
 from sqlalchemy import Connection, select
 
 from drawpoker.events import Event, HandEnded, PotAwarded, PotCarried
 from drawpoker.protocol import client
-from drawpoker.protocol.server import SeatInfo, SeatOffer, TableRow
+from drawpoker.protocol.server import SeatInfo, SeatOffer, TableChanged, TableRow
 from drawpoker.protocol.stakes import stakes_of
 from drawpoker.room import CashTable, RoomError
 from drawpoker.room.events import PlayerLeft, SatOut
 from drawpoker.room.session import TableSession
-from drawpoker.server import ledger
+from drawpoker.server import ledger, staff
 from drawpoker.server.auth import Account, ensure_bot
 from drawpoker.server.bus import Bus
 from drawpoker.server.errors import TableError
@@ -77,6 +84,9 @@ class CashDesk:
         self._statuses: dict[int, tuple[str | None, bool, bool]] = {}  # the SeatStatus sent
         self._next_hand_due = False
         self._restored: list[Event] = []
+        self.status = "open"  # open, paused, closing, closed (``pause``, ``close``)
+        self.on_closed: Callable[[], None] | None = None  # the room lets the table go
+        self._new_config: TableConfig | None = None  # an operator's, for the next break
 
     @property
     def session(self) -> TableSession:
@@ -96,14 +106,25 @@ class CashDesk:
             self.session.clock.seat(player.seat)
         if self._restored:
             await actor.call(actor.run, self.session.after(self._restored, now))
-        bots = sum(1 for p in actor.players.values() if p.bot)
-        for i in range(self.config.bots - bots):
+        await actor.call(self._bots_as_configured)
+        await actor.call(self._nobody_connected_yet)
+        if self.status == "closing":  # closed while the previous owner ran it
+            await actor.call(self._stand_everyone_up)
+
+    async def _bots_as_configured(self) -> None:
+        """Seat bots up to the config's count, or stand the extra ones up."""
+        if self.status == "closing":
+            return
+        bots = [p for _, p in sorted(self.actor.players.items()) if p.bot is not None]
+        now = time.monotonic()
+        for extra in bots[self.config.bots :]:
+            await self.actor.run(self.session.after(self.table.leave(extra.seat, now), now))
+        for i in range(self.config.bots - len(bots)):
             free = self._free_seat()
             if free is None:
                 break
-            kind = self.config.bot_kinds[(bots + i) % len(self.config.bot_kinds)]
-            await actor.call(self._seat_bot, free, kind)
-        await actor.call(self._nobody_connected_yet)
+            kind = self.config.bot_kinds[(len(bots) + i) % len(self.config.bot_kinds)]
+            await self._seat_bot(free, kind)
 
     async def _nobody_connected_yet(self) -> None:
         """After a restart nobody is watching: every person is away from now."""
@@ -121,7 +142,9 @@ class CashDesk:
     def _load(self, conn: Connection) -> None:
         """Create the table row, or restore the table after a restart: the saved
         room table (a hand in play is cancelled), checked against the ledger."""
-        row = conn.execute(select(tables.c.state).where(tables.c.id == self.config.id)).first()
+        row = conn.execute(
+            select(tables.c.state, tables.c.status).where(tables.c.id == self.config.id)
+        ).first()
         if row is None:
             conn.execute(
                 tables.insert().values(
@@ -134,6 +157,8 @@ class CashDesk:
                 .where(tables.c.id == self.config.id)
                 .values(config=self.config.to_json())
             )
+        if row is not None:
+            self.status = row.status if row.status in ("paused", "closing") else "open"
         if row is not None and row[0]:
             saved = json.loads(row[0])
             saved["config"] = self.table.to_dict()["config"]
@@ -194,6 +219,7 @@ class CashDesk:
             "waiting_list": [a.name for a in self.waiting],
             "seat_offer": offer,
             "auto_top_up": None if account_id is None else self.auto_top_ups.get(account_id),
+            "status": self.status,
         }
 
     def _waiting(self, seat: int) -> str | None:
@@ -250,11 +276,15 @@ class CashDesk:
                 await self._cash_out(event.seat, event.chips)
             elif isinstance(event, SatOut) and event.reason == "busted":
                 player = self.actor.players.get(event.seat)
-                if player is not None and player.bot is not None:
+                if player is not None and player.bot is not None and self.status != "closing":
                     await self._bot_rebuy(player)
 
     def hand_over(self) -> None:
         self._statuses_changed()
+        if self.status == "closing":
+            self.actor.post(self._stand_everyone_up)
+        elif self._new_config is not None:
+            self.actor.post(self._apply_config)
         self._deal_after(self.config.between_hands_s)
 
     def ops(self) -> dict[str, Any]:
@@ -270,6 +300,9 @@ class CashDesk:
             "wait": self.wait,
             "unwait": self.unwait,
             "entropy": self.entropy,
+            "pause": self.pause,
+            "close": self.close,
+            "reconfigure": self.reconfigure,
         }
 
     async def away(self, player: Player) -> None:
@@ -363,7 +396,8 @@ class CashDesk:
     async def sit(self, account: Account | None, msg: client.Sit) -> dict[str, Any]:
         """Take a seat (the gateway then watches the table for the connection)."""
         account = self.actor.need_account(account)
-        seat, buy_in, max_seats = msg.seat, msg.buy_in, self.rules.max_seats
+        seat, buy_in, max_seats = msg.seat, msg.buy_in, self._max_seats()
+        self._refuse_if_closing()
         if self.actor.player_of(account.id) is not None:
             raise TableError("already_seated", "you already have a seat at this table")
         if not 1 <= seat <= max_seats:
@@ -481,6 +515,8 @@ class CashDesk:
         await self.store.run(txn)
         self._changed()
         self._offer_seat()
+        if self.status == "closing" and not self.actor.players:
+            await self._closed()
 
     async def _bot_rebuy(self, player: Player) -> None:
         amount = self.config.max_buy_in
@@ -545,6 +581,7 @@ class CashDesk:
 
     async def wait(self, account: Account | None, msg: client.Wait) -> dict[str, Any]:
         account = self.actor.need_account(account)
+        self._refuse_if_closing()
         if self.actor.player_of(account.id) is not None:
             raise TableError("already_seated", "you already have a seat at this table")
         if len(self.actor.players) < self.rules.max_seats and self._current_offer() is None:
@@ -609,14 +646,16 @@ class CashDesk:
     # ------------------------------------------------------------ hands
 
     def _deal_after(self, delay: float) -> None:
-        if self._next_hand_due or self.actor.mailbox.stopped or self.table.in_hand:
+        if self.status != "open" or self._next_hand_due or self.actor.mailbox.stopped:
+            return
+        if self.table.in_hand:
             return
         self._next_hand_due = True
         self.actor.mailbox.later(delay, self._start_hand)
 
     async def _start_hand(self) -> None:
         self._next_hand_due = False
-        if not self.table.can_start():
+        if self.status != "open" or not self.table.can_start():
             return
         now = time.monotonic()
         events = self.table.start_hand(now)  # the seed: the room's, mixed with the players'
@@ -680,6 +719,129 @@ class CashDesk:
         self.recent_hands.append((time.monotonic(), pot))
         self._changed()
 
+    # ------------------------------------------------------------ operators
+
+    def _max_seats(self) -> int:
+        """The seats a newcomer may take: an edit waiting for the break may have fewer."""
+        later = self._new_config.build_rules().max_seats if self._new_config else 99
+        return min(self.rules.max_seats, later)
+
+    def _refuse_if_closing(self) -> None:
+        if self.status in ("closing", "closed"):
+            raise TableError("closing", "the table is closing: choose another in the lobby")
+
+    async def _store_status(self, status: str, by: Account, reason: str, action: str) -> None:
+        def txn(c: Connection) -> None:
+            c.execute(tables.update().where(tables.c.id == self.config.id).values(status=status))
+            staff.record(c, by, action, self.config.id, reason, {"status": status})
+
+        await self.store.run(txn)
+
+    def _announce(self) -> None:
+        """Watchers and the lobby learn the table's status and config."""
+        facts = {k: v for k, v in self.facts(None).items() if k in _ANNOUNCED}
+        facts["practice"] = self.config.practice  # (the actor's, in a snapshot)
+        self.actor.log.publish(None, {"type": "TableChanged", **facts})
+        self._changed()
+
+    async def pause(self, by: Account, reason: str, on: bool) -> dict[str, Any]:
+        """Pause the table (the hand in play ends; no other is dealt) or resume it."""
+        self._refuse_if_closing()
+        status = "paused" if on else "open"
+        if status != self.status:
+            await self._store_status(status, by, reason, "pause-table" if on else "resume-table")
+            self.status = status
+            self._announce()
+            self._deal_after(self.config.between_hands_s)
+        return {"status": status}
+
+    async def close(self, by: Account, reason: str) -> dict[str, Any]:
+        """Close the table: no new seat or hand; every player stands up (at the end of
+        the hand in play, if in it) and is cashed out; then the room lets it go."""
+        self._refuse_if_closing()
+        await self._store_status("closing", by, reason, "close-table")
+        self.status = "closing"
+        self.offer = None
+        self.waiting = []
+        self._announce()
+        await self._stand_everyone_up()
+        return {"status": self.status, "seated": len(self.actor.players)}
+
+    async def _stand_everyone_up(self) -> None:
+        """Closing: everyone leaves, cashed out -- once the hand in play is played
+        out (``hand_over`` comes back here), so nobody's hand is folded for them."""
+        if self.table.in_hand:
+            return
+        now = time.monotonic()
+        for player in list(self.actor.players.values()):
+            self.session.clear_pre_actions(player.seat)
+            await self.actor.run(self.session.after(self.table.leave(player.seat, now), now))
+        if self.status == "closing" and not self.actor.players:
+            await self._closed()
+
+    async def _closed(self) -> None:
+        """The last player is cashed out: the table is closed for good."""
+        table_id = self.config.id
+
+        def txn(c: Connection) -> None:
+            c.execute(tables.update().where(tables.c.id == table_id).values(status="closed"))
+
+        await self.store.run(txn)
+        self.status = "closed"
+        self._announce()
+        log.info("table %s closed", table_id)
+        if self.on_closed is not None:
+            self.on_closed()
+
+    async def reconfigure(self, by: Account, reason: str, config: dict[str, Any]) -> dict[str, Any]:
+        """An operator's new config (checked by the caller; ``config`` as a room file
+        writes it): stored and audited now, applied now or when the hand in play ends."""
+        self._refuse_if_closing()
+        new = TableConfig.from_dict(config)
+        if new.id != self.config.id:
+            raise TableError("bad_config", f"this is table {self.config.id}, not {new.id}")
+        try:
+            self.table.check_config(new.room_config())
+        except RoomError as problem:
+            raise TableError("bad_config", str(problem)) from None
+        before, after = json.loads(self.config.to_json()), json.loads(new.to_json())
+        changed = {key: [before.get(key), value] for key, value in after.items()
+                   if before.get(key) != value}  # fmt: skip
+
+        def txn(c: Connection) -> None:
+            c.execute(
+                tables.update()
+                .where(tables.c.id == self.config.id)
+                .values(config=new.to_json(), origin="console")
+            )
+            staff.record(c, by, "edit-table", self.config.id, reason, {"changed": changed})
+
+        await self.store.run(txn)
+        self._new_config = new
+        if self.table.in_hand:
+            return {"changed": sorted(changed), "applies": "when the hand in play ends"}
+        await self._apply_config()
+        return {"changed": sorted(changed), "applies": "now"}
+
+    async def _apply_config(self) -> None:
+        new, self._new_config = self._new_config, None
+        if new is None:
+            return
+        rules = new.build_rules()
+        try:
+            self.table.reconfigure(new.room_config(rules))
+        except RoomError as problem:  # a seat was taken since: keep the edit for later
+            log.error("table %s: the new config waits (%s)", self.config.id, problem)
+            self._new_config = new
+            return
+        self.config, self.rules = new, rules
+        self.session.clock.config = new.clock_config(rules)
+        self.actor.practice = new.practice
+        self.actor.bot_think_s = new.bot_think_s
+        await self._bots_as_configured()
+        self._announce()
+        self._deal_after(new.between_hands_s)
+
     # ------------------------------------------------------------ lobby
 
     def _changed(self) -> None:
@@ -709,8 +871,12 @@ class CashDesk:
             players=[p.account.name for _, p in sorted(self.actor.players.items())],
             practice=self.config.practice,
             waiting=len(self.waiting),
+            status=self.status,
             **{k: v for k, v in stakes_of(rules).items() if k not in ("game", "structure")},
         )
+
+
+_ANNOUNCED = frozenset(field.name for field in msgspec.structs.fields(TableChanged))
 
 
 def _rate(samples: list[tuple[float, int]], now: float) -> int:
