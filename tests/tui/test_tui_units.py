@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -161,6 +162,30 @@ def test_help_and_the_first_screen_load_no_heavy_module() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[] []"
+
+
+def test_the_first_screen_drawn_loads_only_what_it_shows() -> None:
+    """``drawpoker play --first-screen`` draws the log-in screen and stops: by then
+    neither the lobby (its DataTable), the network, the protocol nor the engine has
+    loaded, and the client has said when the screen was drawn."""
+    code = (
+        "import sys\n"
+        "from drawpoker.cli import main\n"
+        "status = main(['play', '--first-screen', '--server', 'http://127.0.0.1:9'])\n"
+        "late = ('numpy', 'drawpoker.evaluator', 'drawpoker.cards', 'drawpoker.hand',"
+        " 'drawpoker.protocol', 'drawpoker.tui.net', 'drawpoker.tui.model',"
+        " 'drawpoker.tui.screens', 'drawpoker.tui.table', 'textual.widgets._data_table',"
+        " 'httpx', 'websockets', 'msgspec', 'secrets')\n"
+        "print(status, [m for m in late if m in sys.modules])\n"
+    )
+    env = {**os.environ, "DRAWPOKER_STARTED_AT": "0"}
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env,
+        stdin=subprocess.DEVNULL, timeout=60,
+    )  # fmt: skip
+    lines = out.stdout.strip().splitlines()
+    assert lines[0].startswith("first screen ")
+    assert lines[-1] == "0 []"
 
 
 def test_the_terminal_client_and_the_server_never_import_each_other(tmp_path: Path) -> None:

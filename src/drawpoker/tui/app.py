@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import secrets
+import os
 import time
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -22,7 +22,7 @@ from textual.app import App
 from textual.binding import Binding, BindingType
 
 from drawpoker.tui.i18n import Catalogue, pick_language
-from drawpoker.tui.screens import LoginScreen
+from drawpoker.tui.login import LoginScreen
 
 if TYPE_CHECKING:
     from drawpoker.protocol.client import ClientMessage
@@ -98,7 +98,7 @@ class PokerApp(App[int]):
         self.opened: list[str] = []  # the tables shown, in order (a move adds one)
         self.connection = "offline"
         self.first_screen_at: float | None = None  # time.time() of the first screen drawn
-        self._action_prefix = secrets.token_hex(3)
+        self._action_prefix = os.urandom(3).hex()  # as secrets.token_hex(3), not importing it
         self._actions = 0
 
     # ------------------------------------------------------------------ start
