@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import sys
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -45,8 +46,10 @@ def run(args: argparse.Namespace) -> int:
         ascii_mode=args.ascii or bool(os.environ.get("NO_COLOR")),
         first_screen_only=args.first_screen,
     )
-    status = app.run(headless=args.first_screen)
-    started = os.environ.get("DRAWPOKER_STARTED_AT")  # set by benchmarks/startup.py
+    # --first-screen (benchmarks/startup.py, benchmarks/tui_startup.py): draw the log-in
+    # screen once and stop; headless unless on a terminal.
+    status = app.run(headless=args.first_screen and not sys.stdout.isatty())
+    started = os.environ.get("DRAWPOKER_STARTED_AT")  # set by the benchmarks
     if args.first_screen and started and app.first_screen_at is not None:
         print(f"first screen {1000 * (app.first_screen_at - float(started)):.1f} ms")
     return int(status or 0)
