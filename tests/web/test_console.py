@@ -267,3 +267,47 @@ def test_an_operator_reads_pairs_and_a_hand_with_every_card(open_page: Any, serv
     page.click("#find-hand button")
     page.wait_for_selector('#hand-shown dd[data-field="verified"]:text("yes")')
     assert "CardsReceived" in page.locator("#hand-shown .events").inner_text()
+
+
+def test_an_operator_pauses_changes_and_closes_a_table(open_page: Any, server: Server) -> None:
+    """From the console's table list, while a player sits at the table: each order
+    reaches the player's page, and closing stands them up with their chips."""
+    staff(server, "Opsy", "operator")
+    page = console(open_page, server, "Opsy")
+    said = submit(page, "open-table", {
+        "id": "console-close", "name": "Closing soon", "structure": "no-limit",
+        "small_blind": "1", "big_blind": "2", "max_seats": "4", "min_buy_in": "40",
+        "max_buy_in": "200", "bots": "1", "reason": "a table to close",
+    })  # fmt: skip
+    assert said == "Table console-close is open."
+    row = '#tables tr[data-table="console-close"]'
+    page.wait_for_selector(f'{row}[data-status="open"]')
+    player = open_page(DESKTOP)
+    player.wait_for_selector('.trow[data-table="console-close"]')
+    join(player, "console-close", False)
+    name = player.locator("#me-name").inner_text()
+    page.click(f"{row} button:text('Pause')")  # no reason yet: refused on the page
+    assert "Say why first" in page.locator("#tables-status").inner_text()
+    page.fill("#c-table-reason", "dealer change")
+    page.click(f"{row} button:text('Pause')")
+    page.wait_for_selector(f'{row}[data-status="paused"]')
+    player.wait_for_selector(".toast:text('The table is paused')")
+    page.click(f"{row} button:text('Change')")
+    said = submit(page, "edit-table", {"small_blind": "2", "big_blind": "4", "reason": "higher"})
+    assert said.startswith("Saved; applies")
+    player.wait_for_selector(".toast:text('changed this table')")
+    page.click(f"{row} button:text('Close')")
+    page.wait_for_selector(f'{row}[data-status="closed"]', timeout=30_000)
+    player.wait_for_selector(".toast:text('This table is closed')", timeout=30_000)
+    player.wait_for_selector(".seat.me", state="detached")
+    assert httpx.get(server.url + "/api/tables/console-close").status_code == 404
+    ops = {"Authorization": f"Bearer {_token(server, 'Opsy')}"}
+    card = httpx.get(server.url + f"/api/admin/players/{name}", headers=ops).json()
+    assert card["transactions"][0]["kind"] == "cash-out"  # every chip back, through the ledger
+    entries = httpx.get(server.url + "/api/admin/audit?limit=3", headers=ops).json()["entries"]
+    assert [e["action"] for e in entries] == ["close-table", "edit-table", "pause-table"]
+    store = Store(database_url(None, server.tmp / "data"))
+    try:
+        store.call(ledger.check_books)
+    finally:
+        store.close()

@@ -344,7 +344,10 @@ function onMessage(message) {
   }
   if (message.type === "lobby") {
     if (message.full) app.lobbyRows.clear();
-    for (const row of message.tables ?? []) app.lobbyRows.set(row.id, row);
+    for (const row of message.tables ?? []) {
+      if (row.status === "closed") app.lobbyRows.delete(row.id); // an operator closed it
+      else app.lobbyRows.set(row.id, row);
+    }
     registerTables(message.tables);
     if (message.full && message.tournaments) app.tournamentRows.clear();
     for (const row of message.tournaments ?? []) app.tournamentRows.set(row.id, row);

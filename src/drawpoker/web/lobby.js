@@ -258,7 +258,8 @@ export class LobbyView {
         h("td", { class: "c-stakes" }, label("stakes"), stakesText(f)),
         h("td", { class: "c-players", title: (r.players || []).join(", ") }, label("players"),
           t("lobby.players_of", { n: r.seats_taken, of: r.seats_total }),
-          r.waiting ? h("span", { class: "sub" }, t("wait.count", { n: r.waiting })) : null),
+          r.waiting ? h("span", { class: "sub" }, t("wait.count", { n: r.waiting })) : null,
+          r.status === "paused" ? h("span", { class: "sub paused" }, t("lobby.paused")) : null),
         h("td", { class: "c-avg_pot" }, label("avg_pot"), chips(r.average_pot)),
         h("td", { class: "c-hands_hour" }, label("hands_hour"), String(r.hands_per_hour)),
         h("td", { class: "c-join" }, h("a", {

@@ -42,6 +42,7 @@ export function fromSnapshot(state, myName, now = Date.now()) {
     waitingList: Array.isArray(state.waiting_list) ? [...state.waiting_list] : [],
     offer: state.seat_offer ? { seat: state.seat_offer.seat, until: now + state.seat_offer.until_s * 1000 } : null,
     autoTopUp: "auto_top_up" in state ? state.auto_top_up : undefined, // my target (null: off)
+    status: state.status ?? "open", // open, paused, closing, closed (an operator's)
   };
   if (Array.isArray(state.chat)) table.chat = state.chat.map((line) => ({ name: line.name, text: line.text }));
   for (const s of state.seats) table.seats[s.seat] = { ...s };
@@ -454,6 +455,15 @@ export function apply(table, e, now = Date.now()) {
       table.preAction = null;
       table.notice = { key: e.pre === "draw" ? "notice.pre_draw_cancelled" : "notice.pre_cancelled" };
       break;
+    case "TableChanged": { // an operator paused, resumed, closed or changed the table
+      const before = table.status ?? "open";
+      Object.assign(table, { name: e.name, rules: e.rules, facts: factsOf(e), maxSeats: e.max_seats,
+        minBuyIn: e.min_buy_in, maxBuyIn: e.max_buy_in, status: e.status });
+      const key = e.status !== before ? `notice.table_${e.status}` : "notice.table_changed";
+      table.notice = { key, kind: e.status === "open" ? "info" : "warn" };
+      log(table, key, {});
+      break;
+    }
     case "WaitingList":
       table.waitingList = [...(e.names ?? [])];
       break;

@@ -1,4 +1,5 @@
-// The staff's console (/console): the room's figures, opening tables, looking
+// The staff's console (/console): the room's figures, opening, changing, pausing
+// and closing cash tables, looking
 // up a player (mute, balance correction, suspension, role), players' reports,
 // pairs of players worth a look, any finished hand with every card, and the
 // audit log. Every figure
@@ -23,8 +24,8 @@ function input(name, attrs = {}) {
   return h("input", { name, id: `c-${name}`, ...attrs });
 }
 
-function select(name, options, value) {
-  const el = h("select", { name, id: `c-${name}` },
+function select(name, options, value, attrs = {}) {
+  const el = h("select", { name, id: `c-${name}`, ...attrs },
     options.map((o) => h("option", { value: o, selected: o === value }, o)));
   return el;
 }
@@ -81,29 +82,102 @@ function overview() {
 
 // ------------------------------------------------------------------ tables
 
-function openTable() {
-  return form("open-table", "Open a cash table", [
-    field("Id (a-z, 0-9, -)", input("id", { required: true, pattern: "[a-z0-9][a-z0-9\\-]{0,23}" })),
-    field("Name", input("name", { required: true, maxlength: 40 })),
-    field("Game", select("preset", ["online", "italian"], "online")),
-    field("Structure", select("structure", ["no-limit", "pot-limit", "fixed-limit"], "no-limit")),
-    field("Small blind", input("small_blind", { type: "number", min: 0, value: 1 })),
-    field("Big blind (invito for Italian)", input("big_blind", { type: "number", min: 1, value: 2 })),
-    field("Seats", input("max_seats", { type: "number", min: 2, max: 8, value: 6 })),
-    field("Minimum buy-in", input("min_buy_in", { type: "number", min: 1, value: 40 })),
-    field("Maximum buy-in", input("max_buy_in", { type: "number", min: 1, value: 200 })),
-    field("House bots", input("bots", { type: "number", min: 0, max: 7, value: 0 })),
-    field("Reason", input("reason", { required: true, maxlength: 500 })),
-  ], "Open the table", (f) => {
-    const blinds = f.preset === "italian"
+/** The fields of a cash table (a room file's), filled from ``config`` when it is
+ * changed: whatever the form does not show (draw clock, rake caps...) is kept. */
+function tableForm(id, title, config, submitText, send) {
+  const rules = config?.rules ?? { preset: "online", structure: "no-limit", small_blind: 1, big_blind: 2, max_seats: 6 };
+  const italian = rules.preset === "italian";
+  const editing = Boolean(config);
+  const own = (name) => ({ id: `c-${id}-${name}` }); // two table forms on the page
+  const number = (name, value, attrs = {}) => input(name, { type: "number", value, ...own(name), ...attrs });
+  const fields = [
+    field("Id (a-z, 0-9, -)", input("id", { ...own("id"), required: true, pattern: "[a-z0-9][a-z0-9\\-]{0,23}", value: config?.id ?? "", readonly: editing })),
+    field("Name", input("name", { ...own("name"), required: true, maxlength: 40, value: config?.name ?? "" })),
+    field("Game", select("preset", editing ? [rules.preset ?? "online"] : ["online", "italian"], rules.preset ?? "online", own("preset"))),
+    field("Structure", select("structure", ["no-limit", "pot-limit", "fixed-limit"], rules.structure ?? "no-limit", own("structure"))),
+    field("Small blind", number("small_blind", rules.small_blind ?? 1, { min: 0 })),
+    field("Big blind (invito for Italian)", number("big_blind", (italian ? rules.invito : rules.big_blind) ?? 2, { min: 1 })),
+    field("Seats", number("max_seats", rules.max_seats ?? 6, { min: 2, max: 8 })),
+    field("Rake %", number("rake_percent", Number(rules.rake_percent ?? 0), { min: 0, max: 100, step: "any" })),
+    field("Minimum buy-in", number("min_buy_in", config?.min_buy_in ?? 40, { min: 1 })),
+    field("Maximum buy-in", number("max_buy_in", config?.max_buy_in ?? 200, { min: 1 })),
+    field("Action clock (s)", number("action_time_s", config?.action_time_s ?? 15, { min: 5, max: 120 })),
+    field("Time bank (s)", number("time_bank_s", config?.time_bank_s ?? 30, { min: 0, max: 600 })),
+    field("House bots", number("bots", config?.bots ?? 0, { min: 0, max: 7 })),
+    field("Practice hints", h("input", { type: "checkbox", name: "practice", id: `c-${id}-practice`, checked: Boolean(config?.practice) })),
+    field("Reason", input("reason", { ...own("reason"), required: true, maxlength: 500 })),
+  ];
+  return form(id, title, fields, submitText, (f) => {
+    const { small_blind: _s, big_blind: _b, invito: _i, ...kept } = rules;
+    const stakes = f.preset === "italian"
       ? { invito: Number(f.big_blind) }
       : { small_blind: Number(f.small_blind), big_blind: Number(f.big_blind) };
-    const game = { preset: f.preset, structure: f.structure, max_seats: Number(f.max_seats), ...blinds };
-    return post("/api/admin/tables", {
-      id: f.id, name: f.name, game, reason: f.reason, bots: Number(f.bots),
+    const game = { ...kept, preset: f.preset, structure: f.structure, max_seats: Number(f.max_seats),
+      rake_percent: Number(f.rake_percent), ...stakes };
+    return send({
+      id: f.id, name: f.name, game, reason: f.reason, bots: Number(f.bots), practice: Boolean(f.practice),
       min_buy_in: Number(f.min_buy_in), max_buy_in: Number(f.max_buy_in),
-    }, (reply) => `Table ${reply.table} is open.`);
+      action_time_s: Number(f.action_time_s), time_bank_s: Number(f.time_bank_s),
+      between_hands_s: config?.between_hands_s ?? 2,
+    });
   });
+}
+
+function openTable(refresh) {
+  return tableForm("open-table", "Open a cash table", null, "Open the table",
+    (body) => post("/api/admin/tables", body, (reply) => { refresh(); return `Table ${reply.table} is open.`; }));
+}
+
+const TABLE_STATUS = { open: "open", paused: "paused (no new hand)", closing: "closing (players leave as the hand ends)", closed: "closed" };
+
+/** Every cash table: change one (between hands), pause or resume it, close it. */
+function tablesPanel() {
+  const body = h("tbody");
+  const reason = input("table-reason", { maxlength: 500, "aria-label": "Reason" });
+  const status = h("p", { class: "status", role: "status", id: "tables-status" });
+  const editor = h("div", { id: "table-editor" });
+  const say = (ok, text) => { status.textContent = text; status.className = ok ? "status ok" : "status error"; };
+  async function order(table, what, body, message) {
+    if (!reason.value.trim()) return say(false, "Say why first: a reason is kept in the audit log.");
+    const reply = await api(`/api/admin/tables/${encodeURIComponent(table)}${what}`,
+      { method: "POST", body: { ...body, reason: reason.value.trim() } });
+    say(reply.ok, reply.ok ? message(reply.data) : reply.data?.error || "refused");
+    refresh();
+  }
+  function edit(t) {
+    clear(editor).append(tableForm("edit-table", `Change ${t.id}`, t.config, "Save the change",
+      (fields) => post(`/api/admin/tables/${encodeURIComponent(t.id)}`, fields,
+        (r) => { refresh(); return `Saved; applies ${r.applies}.`; })));
+  }
+  async function refresh() {
+    const { ok, data } = await api("/api/admin/tables");
+    if (!ok) return;
+    clear(body).append(...data.tables.map((t) => {
+      const rules = t.config.rules;
+      const stakes = rules.preset === "italian" ? `invito ${rules.invito}` : `${rules.small_blind}/${rules.big_blind}`;
+      const live = t.status !== "closed" && t.status !== "closing";
+      const button = (text, action) => h("button", { class: "btn small", type: "button", onclick: action }, text);
+      return h("tr", { dataset: { table: t.id, status: t.status } },
+        h("td", {}, t.id), h("td", {}, t.config.name), h("td", {}, `${rules.structure ?? ""} ${stakes}`),
+        h("td", {}, String(rules.max_seats ?? 6)), h("td", { dataset: { field: "status" } }, TABLE_STATUS[t.status] ?? t.status),
+        h("td", {}, live ? [
+          button("Change", () => edit(t)),
+          t.status === "paused"
+            ? button("Resume", () => order(t.id, "/pause", { on: false }, () => `${t.id} deals again.`))
+            : button("Pause", () => order(t.id, "/pause", { on: true }, () => `${t.id} pauses after the hand in play.`)),
+          button("Close", () => order(t.id, "/close", {}, (r) => (r.status === "closed" ? `${t.id} is closed.`
+            : `${t.id} closes when the hand in play ends.`))),
+        ] : []));
+    }));
+  }
+  refresh();
+  setInterval(refresh, 5000);
+  return { refresh, panel: h("section", { class: "panel wide", id: "tables" }, h("h2", {}, "Cash tables"),
+    field("Reason for a pause or a closing", reason), status,
+    h("table", { class: "audit" },
+      h("thead", {}, h("tr", {}, ["Id", "Name", "Stakes", "Seats", "Status", ""].map((c) => h("th", {}, c)))),
+      body),
+    editor) };
 }
 
 // ------------------------------------------------------------------ players
@@ -308,8 +382,9 @@ async function start() {
     return;
   }
   const hands = handLookup();
+  const tables = atLeast("operator") ? tablesPanel() : null;
   const operating = atLeast("operator") ? [signalsPanel(hands.look), hands.panel, audit()] : [];
-  clear(main).append(overview(), ...(atLeast("operator") ? [openTable()] : []), players(),
+  clear(main).append(overview(), ...(tables ? [openTable(tables.refresh), tables.panel] : []), players(),
     reportsQueue(), ...operating);
   document.documentElement.dataset.ready = "";
 }
