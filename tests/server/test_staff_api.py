@@ -205,6 +205,26 @@ async def _a_muted_player_cannot_chat(server: Server, tokens: dict[str, str]) ->
         assert (refused["type"], refused["code"]) == ("error", "muted")
         assert "until" in refused["message"]
         assert (await other.request({**line, "text": "hello"}))["type"] == "ok"
+        deletion = {"table": "busy", "name": "somebody", "text": line["text"], "reason": "spam"}
+        bystander = httpx.post(
+            server.url + "/api/register", json={"name": "bystander", "password": PASSWORD}
+        ).json()["token"]
+        for token in (tokens["guest"], bystander):  # ("somebody" is a moderator by now)
+            refused_here = call(server, token, "POST", "/api/admin/chat/delete", deletion)
+            assert refused_here.status_code == 403
+        assert (await other.request({"type": "subscribe", "table": "busy"}))["type"] == "ok"
+        mark = len(other.frames)
+        deleted = call(server, tokens["moderator"], "POST", "/api/admin/chat/delete", deletion)
+        assert deleted.json() == {"ok": True, "deleted": 1}, deleted.text
+        gone = await other.wait(
+            lambda f: f["type"] == "event" and f["event"]["type"] == "ChatDeleted", start=mark
+        )
+        assert gone["event"]["text"] == line["text"]
+        again = call(server, tokens["moderator"], "POST", "/api/admin/chat/delete", deletion)
+        assert again.status_code == 404  # only a line the table keeps
+        kept = [c["text"] for c in server.table("busy")["state"]["chat"]]
+        assert line["text"] not in kept
+        assert "hello" in kept
         card = call(server, tokens["moderator"], "GET", "/api/admin/players/somebody", None)
         assert card.json()["muted_until"] > time.time() + 29 * 60
         lifted = call(server, tokens["moderator"], "POST", "/api/admin/mute", {
@@ -218,7 +238,7 @@ async def _a_muted_player_cannot_chat(server: Server, tokens: dict[str, str]) ->
     entries = call(server, tokens["operator"], "GET", "/api/admin/audit?limit=2", None).json()
     assert [(e["action"], e["actor"], e["reason"]) for e in entries["entries"]] == [
         ("unmute", "Mod", "apologised"),
-        ("mute", "Mod", "advertising in chat"),
+        ("delete-chat", "Mod", "spam"),
     ]
 
 

@@ -232,15 +232,27 @@ def test_a_reported_chat_line_reaches_the_moderators_queue(open_page: Any, serve
     entry = page.locator("#report-list li", has_text="cheap-chips")
     entry.wait_for()
     assert f"reports {spammer['name']} at reports" in entry.inner_text()
-    form = entry.locator("form")
+    unsay = entry.locator("form[id^=unsay]")
+    unsay.locator("[name=reason]").fill("advertising")
+    unsay.locator("button[type=submit]").click()
+    unsay.locator(".status:text('Deleted from everyone')").wait_for()
+    line.wait_for(state="detached")  # gone from the player's chat at once
+    form = entry.locator("form[id^=close]")
     form.locator("[name=reason]").fill("muted for a day")
     form.locator("button[type=submit]").click()
     entry.wait_for(state="detached")
     entries = httpx.get(
-        server.url + "/api/admin/audit?limit=1",
+        server.url + "/api/admin/audit?limit=2",
         headers={"Authorization": f"Bearer {_token(server, 'Opsy')}"},
     ).json()["entries"]
-    assert (entries[0]["action"], entries[0]["reason"]) == ("close-report", "muted for a day")
+    assert [(e["action"], e["reason"]) for e in entries] == [
+        ("close-report", "muted for a day"),
+        ("delete-chat", "advertising"),
+    ]
+    player.reload()  # a snapshot: the deleted line is not in it either
+    player.wait_for_selector(".felt .seat")
+    player.click("#side-chat")
+    assert player.locator("#chat-lines li", has_text="cheap-chips").count() == 0
     forged = player.evaluate(
         """fetch('/api/reports', {method: 'POST', headers: {'content-type': 'application/json'},
             body: JSON.stringify({kind: 'chat', table: 'reports', about: 'x', text: 'never said'})})

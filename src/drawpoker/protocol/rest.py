@@ -163,6 +163,23 @@ class Closing(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     reason: Reason
 
 
+class ChatDeletion(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    """``POST /api/admin/chat/delete`` (moderators): delete the line in which
+    ``name`` said ``text`` at ``table`` from everyone's chat, saying why."""
+
+    rules: ClassVar[dict[str, str]] = {
+        "table": "a table id is 1 to 48 characters",
+        "name": "a name is 1 to 32 characters",
+        "text": "a chat line is 1 to 280 characters",
+        "reason": "a reason is 1 to 500 characters",
+    }
+
+    table: Annotated[str, Meta(min_length=1, max_length=48)]
+    name: Annotated[str, Meta(min_length=1, max_length=32)]
+    text: Annotated[str, Meta(min_length=1, max_length=280)]
+    reason: Reason
+
+
 class SeatOrder(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     """``POST /api/admin/seat`` (moderators): sit a player out at a cash table
     (``sit_out``) or stand them up from it (``kick``: cashed out when the hand

@@ -389,6 +389,13 @@ class Chat(Entry, tag="Chat", kw_only=True):
     text: str
 
 
+class ChatDeleted(Entry, tag="ChatDeleted", kw_only=True):
+    """A moderator deleted the chat line(s) in which ``name`` said ``text``."""
+
+    name: str
+    text: str
+
+
 class WaitingList(Entry, tag="WaitingList", kw_only=True):
     """Who waits for a seat at this full table, in order."""
 
@@ -465,6 +472,7 @@ SERVER_ENTRIES: tuple[type[Entry], ...] = (
     MyHand,
     SeatStatus,
     Chat,
+    ChatDeleted,
     WaitingList,
     TableChanged,
     SeatOffered,

@@ -17,6 +17,7 @@ again from the same connection changes nothing, so a gateway may always resync.
 
 from __future__ import annotations
 
+import json
 import secrets
 from collections import Counter, deque
 from collections.abc import Callable
@@ -55,6 +56,16 @@ class TableLog:
         text = encode_text(EventFrame(table=self.name, v=self.v, event=payload))
         (self.side if side else self.log).append((self.v, audience, text))
         self.outlet(self.name, self.v, audience, text, self.epoch)
+
+    def unsay(self, name: str, text: str) -> None:
+        """Drop the chat lines in which ``name`` said ``text`` from the side ring."""
+        line = {"type": "Chat", "name": name, "text": text}
+
+        def deleted(entry: tuple[int, int | None, str]) -> bool:
+            event = json.loads(entry[2]).get("event", {})
+            return {key: event.get(key) for key in line} == line
+
+        self.side = deque((e for e in self.side if not deleted(e)), maxlen=SIDE_SIZE)
 
     def since(
         self,

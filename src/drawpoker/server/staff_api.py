@@ -8,6 +8,7 @@ audit log in the same transaction.
 - ``GET  /api/admin/players/{name}``  moderator: an account, its balance and ledger
 - ``POST /api/admin/mute``            moderator: refuse an account's chat for a while
 - ``POST /api/admin/seat``            moderator: sit a player out at a table, or stand them up
+- ``POST /api/admin/chat/delete``     moderator: delete a chat line from everyone's chat
 - ``POST /api/admin/suspend``         operator: suspend or ban an account (sessions end,
                                       connections close, seats are cashed out)
 - ``GET  /api/admin/audit``           operator: the audit log, newest first
@@ -43,6 +44,7 @@ from drawpoker.errors import DrawPokerError
 from drawpoker.protocol import client
 from drawpoker.protocol.rest import (
     Adjustment,
+    ChatDeletion,
     Closing,
     Mute,
     NewTable,
@@ -157,6 +159,21 @@ async def seat_order(request: Request, account: Account) -> Response:
             raise staff.NotFound(f"{target.name} has no seat at {body.table}") from None
         raise
     return json_response({"ok": True, **(detail or {})})
+
+
+@for_role("moderator")
+async def delete_chat(request: Request, account: Account) -> Response:
+    """Delete a chat line the table still keeps (404 if it keeps none such), audited."""
+    body = await read_body(request, ChatDeletion)
+    room = room_of(request)
+    gone = await _ask_table(room, body.table, "unsay", name=body.name, text=body.text)
+    if not gone:
+        raise staff.NotFound("that line is not among the table's recent chat")
+    await room.store.run(
+        lambda conn: staff.record(conn, account, "delete-chat", body.name, body.reason,
+                                  {"table": body.table, "text": body.text, "lines": gone})
+    )  # fmt: skip
+    return json_response({"ok": True, "deleted": gone})
 
 
 async def _ask_table(room: Room, table: str, op: str, **args: Any) -> Any:
@@ -320,6 +337,7 @@ def routes() -> list[BaseRoute]:
         Route("/api/admin/signals", pairs),
         Route("/api/admin/mute", mute, methods=["POST"]),
         Route("/api/admin/seat", seat_order, methods=["POST"]),
+        Route("/api/admin/chat/delete", delete_chat, methods=["POST"]),
         Route("/api/admin/suspend", suspend, methods=["POST"]),
         Route("/api/admin/adjust", adjust, methods=["POST"]),
         Route("/api/admin/tables", table_list),

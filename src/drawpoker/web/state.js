@@ -586,6 +586,9 @@ export function apply(table, e, now = Date.now()) {
     case "Finished":
       table.finished = { tournament: e.tournament, places: e.places ?? [], prize: e.prize ?? 0 };
       break;
+    case "ChatDeleted": // by a moderator
+      table.chat = table.chat.filter((line) => line.name !== e.name || line.text !== e.text);
+      break;
     case "Chat":
       table.chat.push({ name: e.name, text: e.text });
       if (table.chat.length > 100) table.chat.shift();

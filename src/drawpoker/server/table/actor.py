@@ -463,6 +463,18 @@ class TableActor:
         self.log.publish(None, payload, side=True)
         return {}
 
+    async def unsay(self, name: str, text: str) -> int:
+        """A moderator deletes what ``name`` said (every time they said it): gone
+        from the lines the table keeps, its replays and every watcher's chat.
+        Returns how many lines went."""
+        kept = [line for line in self.chat_lines if line != (name, text)]
+        gone = len(self.chat_lines) - len(kept)
+        if gone:
+            self.chat_lines = deque(kept, maxlen=CHAT_KEPT)
+            self.log.unsay(name, text)
+            self.log.publish(None, {"type": "ChatDeleted", "name": name, "text": text}, side=True)
+        return gone
+
     async def said(self, name: str, text: str) -> bool:
         """Whether ``name`` said ``text`` among the chat lines the table keeps (a
         report of a chat line must be about one that was said)."""
@@ -597,6 +609,7 @@ class TableActor:
             "pre_action": self.pre_action,
             "chat": self.chat,
             "said": self.said,
+            "unsay": self.unsay,
             **self.desk.ops(),
         }
 

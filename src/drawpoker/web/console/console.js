@@ -272,11 +272,16 @@ function reportsQueue() {
           ? [`${r.reporter} reports ${r.about} at ${r.table}: `, h("q", {}, r.text)]
           : [`${r.reporter} reports hand ${r.hand} at ${r.table}`];
         const done = form(`close-${r.id}`, "", [
-          field("What was done", input("reason", { required: true, maxlength: 500 })),
+          field("What was done", input("reason", { id: `c-close-${r.id}`, required: true, maxlength: 500 })),
         ], "Close", (f) => post(`/api/admin/reports/${r.id}/close`, { reason: f.reason },
           () => { refresh(); return "Closed."; }));
+        const unsay = r.kind !== "chat" ? null : form(`unsay-${r.id}`, "", [
+          field("Why delete the line", input("reason", { id: `c-unsay-${r.id}`, required: true, maxlength: 500 })),
+        ], "Delete the line", (f) => post("/api/admin/chat/delete",
+          { table: r.table, name: r.about, text: r.text, reason: f.reason },
+          (reply) => `Deleted from everyone's chat (${reply.deleted}).`));
         return h("li", { dataset: { report: r.id } }, h("p", {}, when(r.at), " — ", ...what,
-          r.note ? ` (${r.note})` : ""), done);
+          r.note ? ` (${r.note})` : ""), unsay, done);
       }));
   }
   refresh();
