@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from sqlalchemy import Connection, func, select, text
 from sqlalchemy.exc import DBAPIError
 
-from drawpoker.server import auth, ledger, staff
+from drawpoker.server import audit, auth, ledger, staff
 from drawpoker.server.auth import AuthError, Forbidden
 from drawpoker.server.store import MIGRATIONS, Store, audit_log, database_url, migrate
 
@@ -74,7 +74,7 @@ def test_roles_change_only_with_a_reason_and_every_change_is_audited(store: Stor
     entries = store.call(staff.audit_entries)
     assert [(e["action"], e["target"], e["actor"]) for e in entries[:2]] == [
         ("set-role", "bob", "alice"),
-        ("set-role", "alice", staff.command_line()),
+        ("set-role", "alice", audit.command_line()),
     ]
     assert entries[0]["detail"] == {"from": "player", "to": "moderator"}
     assert entries[0]["reason"] == "evening chat"

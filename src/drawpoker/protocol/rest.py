@@ -104,6 +104,51 @@ class NewTable(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     reason: Reason
 
 
+class NewTournament(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    """``POST /api/admin/tournaments`` (operators): schedule a tournament now, and
+    ``POST /api/admin/tournaments/{id}``: change it. The fields are a room file's
+    tournament (docs/deployment.md), plus the reason for the audit log."""
+
+    rules: ClassVar[dict[str, str]] = {
+        "id": "a tournament id is 1 to 20 lower-case letters, digits or '-', not starting with '-'",
+        "name": "a name is 1 to 40 characters",
+        "kind": "the kind is sit-and-go or scheduled",
+        "structure": "the structure is no-limit, pot-limit or fixed-limit",
+        "buy_in": "a buy-in is 0 to 1,000,000,000 chips",
+        "fee": "a fee is 0 to 100,000,000 chips",
+        "starting_stack": "a starting stack is 1 to 1,000,000,000 chips",
+        "max_entries": "entries are 2 to 10,000",
+        "min_entries": "entries are 2 to 10,000",
+        "seats_per_table": "a table has 2 to 8 seats",
+        "level_minutes": "a level lasts 0.5 to 240 minutes",
+        "start_every_minutes": "a scheduled tournament starts every 1 to 10,080 minutes",
+        "first_start_s": "the first start is 0 to 2,592,000 seconds away",
+        "bots": "house bots are 0 to the most entries",
+        "action_time_s": "the action clock is 5 to 120 seconds",
+        "time_bank_s": "a time bank is 0 to 600 seconds",
+        "reason": "a reason is 1 to 500 characters",
+    }
+
+    id: Annotated[str, Meta(pattern="^[a-z0-9][a-z0-9-]{0,19}$")]
+    name: Annotated[str, Meta(min_length=1, max_length=40)]
+    kind: Literal["sit-and-go", "scheduled"] = "sit-and-go"
+    structure: Literal["no-limit", "pot-limit", "fixed-limit"] = "no-limit"
+    buy_in: Annotated[int, Meta(ge=0, le=1_000_000_000)] = 100
+    fee: Annotated[int, Meta(ge=0, le=100_000_000)] = 10
+    starting_stack: Annotated[int, Meta(ge=1, le=1_000_000_000)] = 1500
+    max_entries: Annotated[int, Meta(ge=2, le=10_000)] = 6
+    min_entries: Annotated[int, Meta(ge=2, le=10_000)] = 2
+    seats_per_table: Annotated[int, Meta(ge=2, le=8)] = 6
+    level_minutes: Annotated[float, Meta(ge=0.5, le=240)] = 5.0
+    start_every_minutes: Annotated[float, Meta(ge=1, le=10_080)] = 60.0
+    first_start_s: Annotated[float, Meta(ge=0, le=2_592_000)] = 600.0
+    bots: Annotated[int, Meta(ge=0, le=10_000)] = 0
+    repeat: bool = True
+    action_time_s: Annotated[float, Meta(ge=5, le=120)] = 15.0
+    time_bank_s: Annotated[float, Meta(ge=0, le=600)] = 30.0
+    reason: Reason
+
+
 class TablePause(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     """``POST /api/admin/tables/{id}/pause`` (operators): pause a cash table (``on``;
     the hand in play ends, no other is dealt) or resume it, saying why."""

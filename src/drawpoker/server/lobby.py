@@ -91,7 +91,8 @@ class Lobby:
     def tournaments(self, filters: Filters | None = None) -> list[TournamentRow]:
         self._pull()
         f = filters or Filters()
-        return [row for row in self.tournament_rows.values() if f.tournament(row)]
+        rows = self.tournament_rows.values()
+        return [row for row in rows if row.status != "closed" and f.tournament(row)]
 
     def _pull(self) -> None:
         if self._pull_tournaments is not None:

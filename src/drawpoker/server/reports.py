@@ -14,7 +14,7 @@ from typing import Any
 
 from sqlalchemy import Connection, func, select
 
-from drawpoker.server import staff
+from drawpoker.server import audit, staff
 from drawpoker.server.auth import Account, AuthError, RateLimited
 from drawpoker.server.store import accounts, hand_players, hands, reports
 
@@ -105,4 +105,4 @@ def close(conn: Connection, report_id: int, *, by: Account, reason: str) -> None
     )
     if done.rowcount != 1:
         raise staff.NotFound(f"there is no open report #{report_id}")
-    staff.record(conn, by, "close-report", f"report #{report_id}", reason)
+    audit.record(conn, by, "close-report", f"report #{report_id}", reason)

@@ -29,6 +29,7 @@ from drawpoker.server.recovery import cancel_unfinished
 from drawpoker.server.store import Store
 from drawpoker.server.table.cash import CashDesk
 from drawpoker.server.tableconfig import TableConfig
+from drawpoker.server.tournament import stored
 from drawpoker.server.tournament.money import refund_abandoned
 from drawpoker.server.tournament.series import Series
 from drawpoker.server.tournament.spec import TournamentSpec, spec_of_run, spec_of_table
@@ -72,6 +73,11 @@ class Room:
             self.configs.pop(closed, None)
         for config in await self.store.run(staff.console_tables):
             self.configs[config.id] = config  # the console's config wins over the file's
+        specs, cancelled = await self.store.run(stored.console_tournaments)
+        for spec_id in cancelled:
+            self.specs.pop(spec_id, None)
+        for spec in specs:
+            self.specs[spec.id] = spec  # ... and so does its tournament's
         await self.bus.start(self)
         if not self.bus.alone:  # tables opened, accounts suspended, on other processes
             self._looking = [
@@ -100,13 +106,29 @@ class Room:
         await self.store.run(lambda conn: staff.open_table(conn, config, by=by, reason=reason))
         await self.tables_opened()
 
+    async def open_tournament(self, spec: TournamentSpec, *, by: Account, reason: str) -> None:
+        """An operator's new tournament: stored (and audited), then run."""
+        if spec.id in self.specs or spec.id in self.configs:
+            raise staff.Conflict(f"there is already a table or tournament {spec.id!r}")
+        await self.store.run(
+            lambda conn: stored.save_spec(conn, spec, "open", by=by, reason=reason,
+                                          action="schedule-tournament")
+        )  # fmt: skip
+        await self.tables_opened()
+
     async def tables_opened(self) -> None:
-        """Add the tables operators opened since the last look; the only process
-        takes them at once (on a shared bus, the bus's passes share them out)."""
+        """Add the tables and tournaments operators opened since the last look; the
+        only process takes them at once (on a shared bus, the bus's passes share
+        them out)."""
         opened = await self.store.run(staff.console_tables, set(self.configs))
-        for config in self._add_configs(opened):
-            if self.bus.alone:
-                await self.take(f"t:{config.id}")
+        specs, _ = await self.store.run(stored.console_tournaments, set(self.specs))
+        new = [f"t:{config.id}" for config in self._add_configs(opened)]
+        for spec in specs:
+            self.specs[spec.id] = spec
+            new.append(f"s:{spec.id}")
+        if self.bus.alone:
+            for unit in new:
+                await self.take(unit)
 
     async def turn_away(self, account: Account, tables: list[str]) -> None:
         """A suspended account: its connections here close, and it stands up from
@@ -172,7 +194,13 @@ class Room:
                 actor: Any = held.actor
                 mine = lambda table: table == name  # noqa: E731
             else:
-                held = actor = Series(self.specs[name], records, self.bus, self.owner)
+                spec, status = await self.store.run(stored.stored_spec, name)
+                if status == "cancelled":
+                    self.specs.pop(name, None)
+                    raise Closed(f"tournament {name} is cancelled")
+                self.specs[name] = spec = spec or self.specs[name]
+                held = actor = Series(spec, records, self.bus, self.owner)
+                held.on_closed = lambda: self._closed(unit)
                 mine = lambda table: spec_of_table(table) == name  # noqa: E731
 
             def cancel(conn: Connection) -> list[dict[str, Any]]:
@@ -211,9 +239,11 @@ class Room:
         self.owner.drop(unit)
 
     def _closed(self, unit: str) -> None:
-        """An operator closed the table and its last player is cashed out: the
-        room lets it go (the lobby has its last row, which says so)."""
-        self.configs.pop(unit.split(":", 1)[1], None)
+        """An operator closed the table (its last player is cashed out) or cancelled
+        the tournament (its last run is over): the room lets it go (the lobby has
+        its last row, which says so)."""
+        kind, name = unit.split(":", 1)
+        (self.configs if kind == "t" else self.specs).pop(name, None)
         self._spawn(self.release(unit))
 
     def _spawn(self, work: Coroutine[Any, Any, None]) -> None:

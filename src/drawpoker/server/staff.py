@@ -3,10 +3,7 @@
 Roles, lowest first: player, moderator, operator, administrator; each may do
 what the roles below it may. Only registered players hold staff roles (never
 guests or bots). Every change a member of staff makes is written to the audit
-log -- who, what, when, to whom and why -- in the same transaction as the
-change itself, so neither lands without the other; the database refuses to
-update or delete audit rows (``store.audit_log``). A change made on the server's
-machine with ``drawpoker admin`` is written with the command line as its actor.
+log (``audit``) in the same transaction as the change itself.
 
 A balance is corrected only with a reason, as a ledger transaction between the
 player and the house account ``house:adjustments``: the books stay balanced and
@@ -15,9 +12,7 @@ the player's history shows it.
 
 from __future__ import annotations
 
-import getpass
 import json
-import socket
 import time
 from collections.abc import Collection
 from typing import Any
@@ -26,6 +21,7 @@ from sqlalchemy import Connection, func, select
 
 from drawpoker.deck import commitment
 from drawpoker.server import auth, ledger
+from drawpoker.server.audit import reason_of, record
 from drawpoker.server.auth import Account, AuthError, Forbidden
 from drawpoker.server.store import (
     account_addresses,
@@ -43,7 +39,6 @@ from drawpoker.server.tableconfig import TableConfig
 
 ROLES = ("player", "moderator", "operator", "administrator")
 ADJUSTMENTS = "house:adjustments"  # where corrected chips come from and go to
-MAX_REASON = 500
 MAX_ADJUSTMENT = 1_000_000_000
 MAX_MUTE_MINUTES = 60 * 24 * 365
 MAX_SUSPENSION_DAYS = 3650
@@ -70,43 +65,6 @@ def may(account: Account | None, role: str) -> bool:
 def require_role(account: Account, role: str) -> None:
     if not may(account, role):
         raise Forbidden(f"this needs the {role} role")
-
-
-def command_line() -> str:
-    """The actor of a change made with ``drawpoker admin``."""
-    return f"command line ({getpass.getuser()}@{socket.gethostname()})"[:80]
-
-
-def _reason(reason: object) -> str:
-    if not isinstance(reason, str) or not reason.strip():
-        raise AuthError("say why: a reason is required and is kept in the audit log")
-    if len(reason) > MAX_REASON:
-        raise AuthError(f"a reason is at most {MAX_REASON} characters")
-    return reason.strip()
-
-
-def record(
-    conn: Connection,
-    actor: Account | None,
-    action: str,
-    target: str,
-    reason: str,
-    detail: dict[str, Any] | None = None,
-) -> int:
-    """Append one entry to the audit log (``actor`` None: the command line)."""
-    row = conn.execute(
-        audit_log.insert().values(
-            at=time.time(),
-            actor_id=None if actor is None else actor.id,
-            actor=command_line() if actor is None else actor.name,
-            action=action,
-            target=target,
-            reason=_reason(reason),
-            detail=json.dumps(detail or {}, sort_keys=True),
-        )
-    ).inserted_primary_key
-    assert row is not None
-    return int(row[0])
 
 
 def audit_entries(
@@ -143,7 +101,7 @@ def set_role(conn: Connection, name: str, role: str, *, by: Account | None, reas
     administrator: the last one can be demoted only from the command line."""
     if role not in ROLES:
         raise AuthError(f"a role is one of {', '.join(ROLES)}, not {role!r}")
-    reason = _reason(reason)
+    reason = reason_of(reason)
     account = _named(conn, name)
     if role != "player" and account.kind != "player":
         raise AuthError(f"{account.name} is a {account.kind}: only registered players hold roles")
@@ -179,7 +137,7 @@ def adjust(conn: Connection, name: str, amount: int, *, by: Account | None, reas
         raise AuthError(
             f"an adjustment is a whole number of chips, not 0, at most {MAX_ADJUSTMENT:,}"
         )
-    reason = _reason(reason)
+    reason = reason_of(reason)
     account = _named(conn, name)
     if account.kind == "bot":
         raise AuthError("a bot's balance is the house's own; it is not adjusted")
@@ -207,7 +165,7 @@ def mute(
     Returns the end of the mute (None: lifted)."""
     if type(minutes) is not int or not 0 <= minutes <= MAX_MUTE_MINUTES:
         raise AuthError(f"a mute lasts 0 (lifted) to {MAX_MUTE_MINUTES} minutes")
-    reason = _reason(reason)
+    reason = reason_of(reason)
     account = _named(conn, name)
     until = time.time() + minutes * 60 if minutes else None
     conn.execute(accounts.update().where(accounts.c.id == account.id).values(muted_until=until))
@@ -226,7 +184,7 @@ def order_seat(
 ) -> Account:
     """Audit a moderator's order to sit ``name`` out at ``table`` or stand them up
     (the table carries it out); the account, for the table's message."""
-    reason = _reason(reason)
+    reason = reason_of(reason)
     account = _named(conn, name)
     if by is not None and rank(account.role) >= rank(by.role):
         raise Forbidden(f"{account.name} is {account.role}: only a higher role may do that")
@@ -244,7 +202,7 @@ def suspend(
     which the caller stands it up from."""
     if days is not None and (type(days) is not int or not 0 <= days <= MAX_SUSPENSION_DAYS):
         raise AuthError(f"a suspension lasts 0 (lifted) to {MAX_SUSPENSION_DAYS} days, or null")
-    reason = _reason(reason)
+    reason = reason_of(reason)
     account = _named(conn, name)
     if account.kind == "bot":
         raise AuthError("the room's bots are not suspended")
@@ -282,7 +240,7 @@ def open_table(conn: Connection, config: TableConfig, *, by: Account | None, rea
     """Store a cash table an operator opens (``origin`` console), audited. Its
     config must have been checked (``TableConfig.build_rules``) and its id be
     new to the room file, which the caller knows."""
-    reason = _reason(reason)
+    reason = reason_of(reason)
     if conn.execute(select(tables.c.id).where(tables.c.id == config.id)).first():
         raise Conflict(f"there is already a table {config.id!r}")
     conn.execute(

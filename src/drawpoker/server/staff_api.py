@@ -20,6 +20,10 @@ audit log in the same transaction.
 - ``POST /api/admin/tables/{id}``     operator: change a table's config (between hands)
 - ``POST /api/admin/tables/{id}/pause`` operator: pause it (no new hand) or resume it
 - ``POST /api/admin/tables/{id}/close`` operator: close it (players cashed out as hands end)
+- ``GET  /api/admin/tournaments``     operator: every tournament, its spec and lobby row
+- ``POST /api/admin/tournaments``     operator: schedule a tournament now (kept in the database)
+- ``POST /api/admin/tournaments/{id}`` operator: change it (from its next run)
+- ``POST /api/admin/tournaments/{id}/cancel`` operator: cancel it, refunding the open run
 - ``POST /api/admin/roles``           administrator: give an account a role
 - ``GET  /api/admin/reports``         moderator: players' reports not closed yet (``?all=1``)
 - ``POST /api/admin/reports/{id}/close`` moderator: close one, saying what was done
@@ -40,7 +44,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
-from drawpoker.errors import DrawPokerError
+from drawpoker.errors import DrawPokerError, InvalidConfig
 from drawpoker.protocol import client
 from drawpoker.protocol.rest import (
     Adjustment,
@@ -48,18 +52,21 @@ from drawpoker.protocol.rest import (
     Closing,
     Mute,
     NewTable,
+    NewTournament,
     Report,
     RoleChange,
     SeatOrder,
     Suspension,
     TablePause,
 )
-from drawpoker.server import reports, signals, staff
+from drawpoker.server import audit, reports, signals, staff
 from drawpoker.server.auth import Account, AuthError
 from drawpoker.server.bus import NoOwner
 from drawpoker.server.errors import TableError
 from drawpoker.server.rest import authed, json_response, read_body, room_of
 from drawpoker.server.tableconfig import TableConfig
+from drawpoker.server.tournament.run import Refused
+from drawpoker.server.tournament.spec import TournamentSpec
 
 if TYPE_CHECKING:
     from drawpoker.server.room import Room
@@ -170,7 +177,7 @@ async def delete_chat(request: Request, account: Account) -> Response:
     if not gone:
         raise staff.NotFound("that line is not among the table's recent chat")
     await room.store.run(
-        lambda conn: staff.record(conn, account, "delete-chat", body.name, body.reason,
+        lambda conn: audit.record(conn, account, "delete-chat", body.name, body.reason,
                                   {"table": body.table, "text": body.text, "lines": gone})
     )  # fmt: skip
     return json_response({"ok": True, "deleted": gone})
@@ -190,7 +197,7 @@ async def _ask_table(room: Room, table: str, op: str, **args: Any) -> Any:
 
 
 @for_role("operator")
-async def audit(request: Request, account: Account) -> Response:
+async def audit_log(request: Request, account: Account) -> Response:
     limit = _int(request, "limit", 100) or 100
     before = _int(request, "before", None)
     entries = await room_of(request).store.run(staff.audit_entries, limit, before)
@@ -270,6 +277,68 @@ async def close_table(request: Request, account: Account) -> Response:
     return json_response({"ok": True, **detail})
 
 
+def _spec(fields: dict[str, Any], base: TournamentSpec | None = None) -> TournamentSpec:
+    try:
+        return dataclasses.replace(base, **fields) if base else TournamentSpec(**fields)
+    except (InvalidConfig, TypeError, ValueError) as problem:
+        raise AuthError(str(problem)) from None
+
+
+@for_role("operator")
+async def tournament_list(request: Request, account: Account) -> Response:
+    room = room_of(request)
+    rows = {row.id: row for row in room.lobby.tournaments()}
+    return json_response({"tournaments": [
+        {"id": spec.id, "spec": json.loads(spec.to_json()), "row": rows.get(spec.id)}
+        for spec in sorted(room.specs.values(), key=lambda spec: spec.id)
+    ]})  # fmt: skip
+
+
+@for_role("operator")
+async def schedule_tournament(request: Request, account: Account) -> Response:
+    fields = msgspec.structs.asdict(await read_body(request, NewTournament))
+    reason = fields.pop("reason")
+    spec = _spec(fields)
+    await room_of(request).open_tournament(spec, by=account, reason=reason)
+    return json_response({"ok": True, "tournament": spec.id})
+
+
+@for_role("operator")
+async def edit_tournament(request: Request, account: Account) -> Response:
+    """A tournament's new terms (what the form does not show stays as it was):
+    from its next run, and at once for a run nobody has registered for yet."""
+    fields = msgspec.structs.asdict(await read_body(request, NewTournament))
+    reason = fields.pop("reason")
+    name, room = request.path_params["tournament"], room_of(request)
+    if fields["id"] != name:
+        raise AuthError(f"the body is for tournament {fields['id']!r}, the address for {name!r}")
+    old = room.specs.get(name)
+    if old is None:
+        raise staff.NotFound(f"there is no tournament {name!r}")
+    plain = json.loads(_spec(fields, old).to_json())
+    detail = await _ask_series(room, name, "reconfigure", by=account, reason=reason, spec=plain)
+    return json_response({"ok": True, **detail})
+
+
+@for_role("operator")
+async def cancel_tournament(request: Request, account: Account) -> Response:
+    body = await read_body(request, Closing)
+    name = request.path_params["tournament"]
+    detail = await _ask_series(room_of(request), name, "cancel", by=account, reason=body.reason)
+    return json_response({"ok": True, **detail})
+
+
+async def _ask_series(room: Room, name: str, op: str, **args: Any) -> Any:
+    """Ask a tournament's owner, wherever it runs; its refusals as REST errors."""
+    try:
+        return await room.bus.ask(f"s:{name}", op, args)
+    except NoOwner:
+        raise staff.NotFound(f"there is no tournament {name!r} (or it is moving)") from None
+    except Refused as problem:
+        refused = staff.Conflict if problem.status == 409 else AuthError
+        raise refused(str(problem)) from None
+
+
 @for_role("administrator")
 async def roles(request: Request, account: Account) -> Response:
     body = await read_body(request, RoleChange)
@@ -332,7 +401,7 @@ def routes() -> list[BaseRoute]:
     return [
         Route("/api/admin/overview", overview),
         Route("/api/admin/players/{name}", player),
-        Route("/api/admin/audit", audit),
+        Route("/api/admin/audit", audit_log),
         Route("/api/admin/hands/{hand}", hand),
         Route("/api/admin/signals", pairs),
         Route("/api/admin/mute", mute, methods=["POST"]),
@@ -345,6 +414,10 @@ def routes() -> list[BaseRoute]:
         Route("/api/admin/tables/{table}", edit_table, methods=["POST"]),
         Route("/api/admin/tables/{table}/pause", pause_table, methods=["POST"]),
         Route("/api/admin/tables/{table}/close", close_table, methods=["POST"]),
+        Route("/api/admin/tournaments", tournament_list),
+        Route("/api/admin/tournaments", schedule_tournament, methods=["POST"]),
+        Route("/api/admin/tournaments/{tournament}", edit_tournament, methods=["POST"]),
+        Route("/api/admin/tournaments/{tournament}/cancel", cancel_tournament, methods=["POST"]),
         Route("/api/admin/roles", roles, methods=["POST"]),
         Route("/api/admin/reports", report_queue),
         Route("/api/admin/reports/{report}/close", close_report, methods=["POST"]),

@@ -167,6 +167,16 @@ tournaments = Table(
     Index("ix_tournaments_status", "status"),
 )
 
+# Tournaments operators scheduled or changed, and those they cancelled (migration 7).
+tournament_specs = Table(
+    "tournament_specs",
+    metadata,
+    Column("id", String(24), primary_key=True),
+    Column("spec", Text, nullable=False),  # JSON: a room file's tournament
+    Column("status", String(12), nullable=False),  # open, cancelled
+    Column("updated_at", Float, nullable=False),
+)
+
 hand_players = Table(
     "hand_players",
     metadata,
@@ -293,8 +303,13 @@ def _v6(conn: Connection) -> None:
         )
 
 
+def _v7(conn: Connection) -> None:
+    """Tournaments scheduled, changed and cancelled by operators."""
+    tournament_specs.create(conn, checkfirst=True)
+
+
 # Migrations in order; each runs once inside a transaction.
-MIGRATIONS: tuple[Callable[[Connection], None], ...] = (_v1, _v2, _v3, _v4, _v5, _v6)
+MIGRATIONS: tuple[Callable[[Connection], None], ...] = (_v1, _v2, _v3, _v4, _v5, _v6, _v7)
 
 
 def migrate(engine: Engine) -> int:

@@ -350,7 +350,10 @@ function onMessage(message) {
     }
     registerTables(message.tables);
     if (message.full && message.tournaments) app.tournamentRows.clear();
-    for (const row of message.tournaments ?? []) app.tournamentRows.set(row.id, row);
+    for (const row of message.tournaments ?? []) {
+      if (row.status === "closed") app.tournamentRows.delete(row.id); // an operator cancelled it
+      else app.tournamentRows.set(row.id, row);
+    }
     for (const listener of app.lobbyListeners) listener();
   }
   app.view?.onMessage?.(message);

@@ -38,7 +38,7 @@ from drawpoker.protocol.stakes import stakes_of
 from drawpoker.room import CashTable, RoomError
 from drawpoker.room.events import PlayerLeft, SatOut
 from drawpoker.room.session import TableSession
-from drawpoker.server import ledger, staff
+from drawpoker.server import audit, ledger
 from drawpoker.server.auth import Account, ensure_bot
 from drawpoker.server.bus import Bus
 from drawpoker.server.errors import TableError
@@ -733,7 +733,7 @@ class CashDesk:
     async def _store_status(self, status: str, by: Account, reason: str, action: str) -> None:
         def txn(c: Connection) -> None:
             c.execute(tables.update().where(tables.c.id == self.config.id).values(status=status))
-            staff.record(c, by, action, self.config.id, reason, {"status": status})
+            audit.record(c, by, action, self.config.id, reason, {"status": status})
 
         await self.store.run(txn)
 
@@ -814,7 +814,7 @@ class CashDesk:
                 .where(tables.c.id == self.config.id)
                 .values(config=new.to_json(), origin="console")
             )
-            staff.record(c, by, "edit-table", self.config.id, reason, {"changed": changed})
+            audit.record(c, by, "edit-table", self.config.id, reason, {"changed": changed})
 
         await self.store.run(txn)
         self._new_config = new

@@ -161,16 +161,16 @@ class RunActor:
             raise Refused(409, str(error)) from None
         accounts = {**self.accounts, key: account}
         state = money.state_json(trial.to_dict(), accounts, {})
-        spec = self.spec
+        spec, buy_in, fee = self.spec, t.config.buy_in, t.config.fee  # the run's own terms
 
         def txn(c: Connection) -> None:
-            money.register(c, self.id, account, spec.buy_in, spec.fee)
+            money.register(c, self.id, account, buy_in, fee)
             money.save(c, self.id, spec.id, state, str(trial.status))
 
         try:
             await self.store.run(txn)
         except ledger.InsufficientFunds as error:
-            raise Refused(400, f"not enough chips for {spec.buy_in}+{spec.fee}: {error}") from None
+            raise Refused(400, f"not enough chips for {buy_in}+{fee}: {error}") from None
         self.tournament, self.accounts = trial, accounts
         if trial.status is Status.RUNNING:
             await self.begin()
@@ -187,10 +187,10 @@ class RunActor:
         refund = trial.unregister(key)
         accounts = {k: a for k, a in self.accounts.items() if k != key}
         state = money.state_json(trial.to_dict(), accounts, {})
-        spec = self.spec
+        spec, buy_in, fee = self.spec, t.config.buy_in, t.config.fee  # what was paid
 
         def txn(c: Connection) -> None:
-            money.unregister(c, self.id, account, spec.buy_in, spec.fee)
+            money.unregister(c, self.id, account, buy_in, fee)
             money.save(c, self.id, spec.id, state, str(trial.status))
 
         await self.store.run(txn)

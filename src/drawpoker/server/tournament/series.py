@@ -4,9 +4,11 @@ bots that register, and the tournament's lobby row.
 
 A sit & go opens its next run the moment one starts; a scheduled tournament
 starts its run at its time (or cancels and refunds it under ``min_entries``) and
-opens the next. The series asks its runs by message and waits for their answer
-(a run never waits for its series: it only posts to it), so no two actors ever
-wait for each other.
+opens the next. Operators change a tournament (from its next run; the run open
+for registration too while nobody has registered) or cancel it (the run open
+for registration is refunded, no other opens, runs in play finish). The series
+asks its runs by message and waits for their answer (a run never waits for its
+series: it only posts to it), so no two actors ever wait for each other.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import json
 import logging
 import secrets
 import time
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import msgspec
@@ -32,6 +35,7 @@ from drawpoker.server.table.tournament import HandRecord
 from drawpoker.server.tournament import money
 from drawpoker.server.tournament.run import Refused, RunActor, level_dict
 from drawpoker.server.tournament.spec import TournamentSpec
+from drawpoker.server.tournament.stored import save_spec
 
 if TYPE_CHECKING:
     from drawpoker.server.owner import Owner
@@ -54,6 +58,8 @@ class Series:
         self.finished: list[RunActor] = []
         self.facts: dict[str, dict[str, Any]] = {}
         self.last_start = 0.0
+        self.retired = False  # cancelled by an operator: no new run opens
+        self.on_closed: Callable[[], None] | None = None  # the room lets it go
         self.current = self._new_run()
 
     def post(self, fn: Any, *args: Any) -> None:
@@ -145,7 +151,7 @@ class Series:
 
     async def run_started(self, run: RunActor) -> None:
         self.running[run.id] = run
-        if run is self.current and self.spec.repeat:
+        if run is self.current and self.spec.repeat and not self.retired:
             self.current = self._new_run()
         self._row_changed()
 
@@ -163,7 +169,9 @@ class Series:
             self.facts.pop(old.id, None)
             await old.mailbox.stop()
         del self.finished[KEEP_FINISHED:]
-        if run is self.current and (run.cancelled or self.spec.repeat):
+        if self.retired:
+            self._closed_if_over()
+        elif run is self.current and (run.cancelled or self.spec.repeat):
             self.current = self._new_run()  # e.g. a scheduled run cancelled at its time
         self._row_changed()
 
@@ -234,7 +242,61 @@ class Series:
             "table_for": self.table_for,
             "hand_done": self.hand_done,
             "table_gone": self.table_gone,
+            "reconfigure": self.reconfigure,
+            "cancel": self.cancel,
         }
+
+    # ------------------------------------------------------------ operators
+
+    async def reconfigure(self, by: Account, reason: str, spec: dict[str, Any]) -> dict[str, Any]:
+        """An operator's change (checked by the caller): stored and audited; the runs
+        opened from now on follow it, and so does the run open for registration if
+        nobody has registered yet (a run keeps the terms its players paid)."""
+        if self.retired:
+            raise Refused(409, f"{self.spec.id} is cancelled")
+        new = TournamentSpec.from_dict(spec)
+        if new.id != self.spec.id:
+            raise Refused(400, f"this is tournament {self.spec.id}, not {new.id}")
+        if new.kind != self.spec.kind:
+            raise Refused(400, "a tournament's kind does not change: schedule a new one")
+        before, after = json.loads(self.spec.to_json()), json.loads(new.to_json())
+        changed = {k: [before.get(k), v] for k, v in after.items() if before.get(k) != v}
+        await self.store.run(
+            lambda c: save_spec(c, new, "open", by=by, reason=reason, action="edit-tournament",
+                                detail={"changed": changed})
+        )  # fmt: skip
+        self.spec = new
+        run = self.current
+        if self.facts[run.id]["registered"] or run.tournament.status is not Status.REGISTERING:
+            return {"changed": sorted(changed), "applies": "from the next run"}
+        await run.mailbox.stop()
+        self.facts.pop(run.id, None)
+        self.last_start = 0.0  # a scheduled run: its time from the new spec
+        self.current = self._new_run()
+        self._row_changed()
+        return {"changed": sorted(changed), "applies": "now", "run": self.current.id}
+
+    async def cancel(self, by: Account, reason: str) -> dict[str, Any]:
+        """Cancel the tournament: the run open for registration is cancelled, every
+        entry refunded; no run opens again; the runs in play are played out."""
+        if self.retired:
+            raise Refused(409, f"{self.spec.id} is cancelled already")
+        await self.store.run(
+            lambda c: save_spec(c, self.spec, "cancelled", by=by, reason=reason,
+                                action="cancel-tournament")
+        )  # fmt: skip
+        self.retired = True
+        run = self.current
+        refunded = self.facts[run.id]["registered"]
+        if run.tournament.status is Status.REGISTERING and not run.cancelled:
+            await run.call(run.cancel, f"cancelled by the room: {reason}")
+        self._row_changed()
+        self._closed_if_over()
+        return {"refunded": refunded, "playing": sorted(self.running)}
+
+    def _closed_if_over(self) -> None:
+        if self.retired and not self.running and self.on_closed is not None:
+            self.on_closed()
 
     async def _clock(self) -> None:
         """A scheduled tournament starts (or is cancelled and refunded) at its time."""
@@ -341,7 +403,7 @@ class Series:
             starts="at a time" if spec.scheduled else "when full",
             starts_at=cfg.start_at if spec.scheduled else None,
             prize_pool=facts["prize_pool"],
-            status=facts["status"],
+            status="closed" if self.retired else facts["status"],
             running=[
                 RunRow(
                     instance=r.id,

@@ -106,6 +106,9 @@ class TournamentSpec:
         except ValueError as error:
             raise InvalidConfig(f"tournament {self.id}: {error}") from None
 
+    def to_json(self) -> str:
+        return json.dumps({name: getattr(self, name) for name in self.__dataclass_fields__})
+
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> TournamentSpec:
         args = dict(data)
