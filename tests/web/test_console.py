@@ -323,3 +323,37 @@ def test_an_operator_pauses_changes_and_closes_a_table(open_page: Any, server: S
         store.call(ledger.check_books)
     finally:
         store.close()
+
+
+def test_an_operator_schedules_changes_and_cancels_a_tournament(
+    open_page: Any, server: Server
+) -> None:
+    staff(server, "Opsy", "operator")
+    page = console(open_page, server, "Opsy")
+    said = submit(page, "schedule-tournament", {
+        "id": "console-sng", "name": "Console sit & go", "buy_in": "30", "fee": "3",
+        "max_entries": "4", "seats_per_table": "4", "reason": "a quiet evening",
+    })  # fmt: skip
+    assert said == "Tournament console-sng is open for registration."
+    row = '#tournaments tr[data-tournament="console-sng"]'
+    page.wait_for_selector(f'{row}[data-status="registering"]')
+    guest = httpx.post(server.url + "/api/guest").json()
+    before = server.me(guest["token"])["balance"]
+    joined = httpx.post(
+        server.url + "/api/tournaments/console-sng/register",
+        cookies={"dp_session": guest["token"]},
+        headers={"Origin": server.url},
+    )
+    assert joined.status_code == 200, joined.text
+    page.click(f"{row} button:text('Change')")
+    said = submit(page, "edit-tournament", {"buy_in": "40", "reason": "a bigger pool"})
+    assert said == "Saved; applies from the next run."  # someone registered at 30+3
+    page.click(f"{row} button:text('Cancel')")
+    assert "Say why first" in page.locator("#tournaments-status").inner_text()
+    page.fill("#c-tournament-reason", "too few players tonight")
+    page.click(f"{row} button:text('Cancel')")
+    page.wait_for_selector("#tournaments-status:text('1 entries refunded')")
+    assert server.me(guest["token"])["balance"] == before
+    page.wait_for_selector(row, state="detached")
+    lobby = httpx.get(server.url + "/api/tournaments").json()["tournaments"]
+    assert "console-sng" not in {t["id"] for t in lobby}

@@ -1,5 +1,5 @@
 // The staff's console (/console): the room's figures, opening, changing, pausing
-// and closing cash tables, looking
+// and closing cash tables, scheduling, changing and cancelling tournaments, looking
 // up a player (mute, balance correction, suspension, role), players' reports,
 // pairs of players worth a look, any finished hand with every card, and the
 // audit log. Every figure
@@ -178,6 +178,88 @@ function tablesPanel() {
       h("thead", {}, h("tr", {}, ["Id", "Name", "Stakes", "Seats", "Status", ""].map((c) => h("th", {}, c)))),
       body),
     editor) };
+}
+
+// ------------------------------------------------------------------ tournaments
+
+/** The fields of a tournament (a room file's), filled from ``spec`` when it is changed. */
+function tournamentForm(id, title, spec, submitText, send) {
+  const own = (name) => ({ id: `c-${id}-${name}` });
+  const number = (name, value, attrs = {}) => input(name, { type: "number", value, ...own(name), ...attrs });
+  const s = spec ?? {};
+  const fields = [
+    field("Id (a-z, 0-9, -)", input("id", { ...own("id"), required: true, pattern: "[a-z0-9][a-z0-9\\-]{0,19}", value: s.id ?? "", readonly: Boolean(spec) })),
+    field("Name", input("name", { ...own("name"), required: true, maxlength: 40, value: s.name ?? "" })),
+    field("Kind", select("kind", spec ? [s.kind] : ["sit-and-go", "scheduled"], s.kind ?? "sit-and-go", own("kind"))),
+    field("Structure", select("structure", ["no-limit", "pot-limit", "fixed-limit"], s.structure ?? "no-limit", own("structure"))),
+    field("Buy-in", number("buy_in", s.buy_in ?? 100, { min: 0 })),
+    field("Fee", number("fee", s.fee ?? 10, { min: 0 })),
+    field("Starting chips", number("starting_stack", s.starting_stack ?? 1500, { min: 1 })),
+    field("Most entries", number("max_entries", s.max_entries ?? 6, { min: 2 })),
+    field("Fewest entries (scheduled)", number("min_entries", s.min_entries ?? 2, { min: 2 })),
+    field("Seats a table", number("seats_per_table", s.seats_per_table ?? 6, { min: 2, max: 8 })),
+    field("Level (minutes)", number("level_minutes", s.level_minutes ?? 5, { min: 0.5, step: "any" })),
+    field("Starts every (minutes, scheduled)", number("start_every_minutes", s.start_every_minutes ?? 60, { min: 1 })),
+    field("First start in (minutes, scheduled)", number("first_start_min", Math.round((s.first_start_s ?? 600) / 60), { min: 0 })),
+    field("House bots", number("bots", s.bots ?? 0, { min: 0 })),
+    field("Reason", input("reason", { ...own("reason"), required: true, maxlength: 500 })),
+  ];
+  return form(id, title, fields, submitText, (f) => send({
+    id: f.id, name: f.name, kind: f.kind, structure: f.structure, reason: f.reason,
+    buy_in: Number(f.buy_in), fee: Number(f.fee), starting_stack: Number(f.starting_stack),
+    max_entries: Number(f.max_entries), min_entries: Number(f.min_entries),
+    seats_per_table: Number(f.seats_per_table), level_minutes: Number(f.level_minutes),
+    start_every_minutes: Number(f.start_every_minutes), first_start_s: Number(f.first_start_min) * 60,
+    bots: Number(f.bots),
+  }));
+}
+
+/** Every tournament: its open run and runs in play (standings on the player's
+ * page), change it, cancel it; and schedule a new one. */
+function tournamentsPanel() {
+  const body = h("tbody");
+  const reason = input("tournament-reason", { maxlength: 500, "aria-label": "Reason" });
+  const status = h("p", { class: "status", role: "status", id: "tournaments-status" });
+  const editor = h("div", { id: "tournament-editor" });
+  const say = (ok, text) => { status.textContent = text; status.className = ok ? "status ok" : "status error"; };
+  async function cancel(t) {
+    if (!reason.value.trim()) return say(false, "Say why first: a reason is kept in the audit log.");
+    const reply = await api(`/api/admin/tournaments/${encodeURIComponent(t.id)}/cancel`,
+      { method: "POST", body: { reason: reason.value.trim() } });
+    say(reply.ok, reply.ok ? `${t.id} is cancelled; ${reply.data.refunded} entries refunded${reply.data.playing.length ? `; ${reply.data.playing.length} runs in play finish` : ""}.`
+      : reply.data?.error || "refused");
+    refresh();
+  }
+  function edit(t) {
+    clear(editor).append(tournamentForm("edit-tournament", `Change ${t.id}`, t.spec, "Save the change",
+      (fields) => post(`/api/admin/tournaments/${encodeURIComponent(t.id)}`, fields,
+        (r) => { refresh(); return `Saved; applies ${r.applies}.`; })));
+  }
+  async function refresh() {
+    const { ok, data } = await api("/api/admin/tournaments");
+    if (!ok) return;
+    clear(body).append(...data.tournaments.map((t) => {
+      const row = t.row ?? {};
+      const playing = (row.running ?? []).map((r) => `${r.instance}: ${r.players_left} of ${r.entries} left`).join("; ");
+      const button = (text, action) => h("button", { class: "btn small", type: "button", onclick: action }, text);
+      return h("tr", { dataset: { tournament: t.id, status: row.status ?? "" } },
+        h("td", {}, h("a", { href: `/#/tournament/${encodeURIComponent(t.id)}`, target: "_blank", rel: "noopener" }, t.id)),
+        h("td", {}, t.spec.name), h("td", {}, t.spec.kind), h("td", {}, `${t.spec.buy_in}+${t.spec.fee}`),
+        h("td", {}, `${row.registered ?? 0}/${t.spec.max_entries}`), h("td", { dataset: { field: "status" } }, row.status ?? ""),
+        h("td", {}, playing || "—"),
+        h("td", {}, [button("Change", () => edit(t)), button("Cancel", () => cancel(t))]));
+    }));
+  }
+  refresh();
+  setInterval(refresh, 5000);
+  const schedule = tournamentForm("schedule-tournament", "Schedule a tournament", null, "Schedule",
+    (fields) => post("/api/admin/tournaments", fields, (r) => { refresh(); return `Tournament ${r.tournament} is open for registration.`; }));
+  return h("section", { class: "panel wide", id: "tournaments" }, h("h2", {}, "Tournaments"),
+    field("Reason for a cancellation", reason), status,
+    h("table", { class: "audit" },
+      h("thead", {}, h("tr", {}, ["Id (standings)", "Name", "Kind", "Buy-in", "Registered", "Status", "In play", ""].map((c) => h("th", {}, c)))),
+      body),
+    editor, schedule);
 }
 
 // ------------------------------------------------------------------ players
@@ -389,8 +471,8 @@ async function start() {
   const hands = handLookup();
   const tables = atLeast("operator") ? tablesPanel() : null;
   const operating = atLeast("operator") ? [signalsPanel(hands.look), hands.panel, audit()] : [];
-  clear(main).append(overview(), ...(tables ? [openTable(tables.refresh), tables.panel] : []), players(),
-    reportsQueue(), ...operating);
+  clear(main).append(overview(), ...(tables ? [openTable(tables.refresh), tables.panel, tournamentsPanel()] : []),
+    players(), reportsQueue(), ...operating);
   document.documentElement.dataset.ready = "";
 }
 
