@@ -346,3 +346,28 @@ def test_an_operator_sees_every_card_of_a_finished_hand_only(store: Store) -> No
         store.call(staff.any_hand, "live")
     with pytest.raises(staff.NotFound):
         store.call(staff.any_hand, "nope")
+
+
+def test_players_are_found_by_the_start_of_their_name(store: Store) -> None:
+    for name in ("alice", "Alicia", "al_x", "alxander", "bob"):
+        _player(store, name)
+    store.call(auth.ensure_bot, "alibot")
+
+    def names(text: str) -> list[str]:
+        return [found["name"] for found in store.call(staff.find_players, text)]
+
+    assert names("ALI") == ["alice", "Alicia"]  # any case; bots left out
+    assert names("alicia") == ["Alicia"]
+    assert names("al_") == ["al_x"]  # "_" is a letter here, not a wildcard
+    assert names("al") == ["al_x", "alice", "Alicia", "alxander"]
+    assert names("%") == names("") == []
+    assert names("bob")[0] == "bob"
+
+
+def test_a_player_card_lists_the_sessions_in_force(store: Store) -> None:
+    alice = _player(store, "alice")
+    for _ in range(2):
+        store.call(auth.new_session, alice.id)
+    card = store.call(staff.player_card, "alice")
+    assert len(card["sessions"]) == 2
+    assert all(s["expires_at"] > time.time() for s in card["sessions"])

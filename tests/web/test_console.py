@@ -132,9 +132,11 @@ def test_an_operator_corrects_a_balance(open_page: Any, server: Server) -> None:
     player = httpx.post(server.url + "/api/guest").json()
     before = server.me(player["token"])["balance"]
     page = console(open_page, server, "Opsy")
-    page.fill("#c-player", player["name"])
+    page.fill("#c-player", player["name"][:-1])  # the start of the name: the matches
     page.click("#find-player button")
+    page.click(f"#player-matches button:text-is('{player['name']}')")
     page.wait_for_selector(f'#player-card dd[data-field="balance"]:text("{before}")')
+    assert "1 in force" in page.locator('#player-card dd[data-field="sessions"]').inner_text()
     assert page.locator("#role").count() == 0  # an administrator's form
     said = submit(page, "adjust", {"amount": "-250", "reason": "refund reversed, ticket 12"})
     assert said.startswith("Done: ledger transaction")

@@ -335,6 +335,22 @@ def any_hand(conn: Connection, hand_id: str) -> dict[str, Any]:
     }
 
 
+def find_players(conn: Connection, text: str, limit: int = 20) -> list[dict[str, Any]]:
+    """Accounts whose name starts with ``text`` (any case), those named exactly
+    first, then by name; bots left out."""
+    text = text.strip().lower()[:32]
+    if not text:
+        return []
+    name = func.lower(accounts.c.name)
+    rows = conn.execute(
+        select(accounts.c.name, accounts.c.kind, accounts.c.role)
+        .where(name.startswith(text, autoescape=True), accounts.c.kind != "bot")
+        .order_by((name != text), name)
+        .limit(max(1, min(limit, 50)))
+    )
+    return [{"name": row.name, "kind": row.kind, "role": row.role} for row in rows]
+
+
 def player_card(conn: Connection, name: str) -> dict[str, Any]:
     """What staff see of an account: who, role, balance, ledger, hands played."""
     account = _named(conn, name)
@@ -357,6 +373,15 @@ def player_card(conn: Connection, name: str) -> dict[str, Any]:
         "suspended_until": auth.suspended_until(conn, account.id),
         "transactions": ledger.history(conn, ledger.player(account.id), 50),
         "hands": int(played),
+        "sessions": [
+            {"created_at": created, "expires_at": expires}
+            for created, expires in conn.execute(
+                select(sessions.c.created_at, sessions.c.expires_at)
+                .where(sessions.c.account_id == account.id, sessions.c.expires_at > time.time())
+                .order_by(sessions.c.created_at.desc())
+                .limit(20)
+            )
+        ],
         "addresses": [
             {"address": address, "last_at": last}
             for address, last in conn.execute(

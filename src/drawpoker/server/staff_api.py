@@ -5,7 +5,8 @@ without a session, 403 for anyone else. What a route changes is written to the
 audit log in the same transaction.
 
 - ``GET  /api/admin/overview``        moderator: the room's figures and this process's
-- ``GET  /api/admin/players/{name}``  moderator: an account, its balance and ledger
+- ``GET  /api/admin/players?q=ab``    moderator: accounts whose name starts with ``ab``
+- ``GET  /api/admin/players/{name}``  moderator: an account, its balance, ledger, sessions
 - ``POST /api/admin/mute``            moderator: refuse an account's chat for a while
 - ``POST /api/admin/seat``            moderator: sit a player out at a table, or stand them up
 - ``POST /api/admin/chat/delete``     moderator: delete a chat line from everyone's chat
@@ -108,6 +109,13 @@ async def overview(request: Request, account: Account) -> Response:
 async def player(request: Request, account: Account) -> Response:
     card = await room_of(request).store.run(staff.player_card, request.path_params["name"])
     return json_response(card)
+
+
+@for_role("moderator")
+async def find_players(request: Request, account: Account) -> Response:
+    text = request.query_params.get("q", "")
+    found = await room_of(request).store.run(staff.find_players, text)
+    return json_response({"players": found})
 
 
 @for_role("moderator")
@@ -400,6 +408,7 @@ async def close_report(request: Request, account: Account) -> Response:
 def routes() -> list[BaseRoute]:
     return [
         Route("/api/admin/overview", overview),
+        Route("/api/admin/players", find_players),
         Route("/api/admin/players/{name}", player),
         Route("/api/admin/audit", audit_log),
         Route("/api/admin/hands/{hand}", hand),

@@ -273,6 +273,8 @@ function playerCard(card) {
       : card.suspended_until > 2.5e11 ? "banned" : `suspended until ${when(card.suspended_until)}`],
   ];
   rows.push(["Addresses", card.addresses.map((a) => a.address).join(", ") || "none recorded"]);
+  rows.push(["Sessions", card.sessions.length
+    ? `${card.sessions.length} in force, the latest since ${when(card.sessions[0].created_at)}` : "none in force"]);
   return h("div", { id: "player-card" },
     h("dl", { class: "figures" }, rows.flatMap(([k, v]) => [h("dt", {}, k), h("dd", { dataset: { field: k.toLowerCase() } }, String(v))])),
     h("table", { class: "ledger" },
@@ -291,9 +293,23 @@ function players() {
     clear(shown).append(ok ? playerCard(data) : h("p", { class: "status error" }, data?.error || "not found"));
     return ok ? data : null;
   }
-  async function look() {
+  /** The accounts whose name starts with what was typed: one named exactly is
+   * shown at once, else the matches are offered. */
+  async function find() {
     clear(actions);
-    const data = await show(name.value.trim());
+    const typed = name.value.trim();
+    const { ok, data } = await api(`/api/admin/players?q=${encodeURIComponent(typed)}`);
+    const found = ok ? data.players : [];
+    if (found.length && found[0].name.toLowerCase() === typed.toLowerCase()) return look(found[0].name);
+    clear(shown).append(found.length
+      ? h("ul", { class: "matches", id: "player-matches" }, found.map((p) => h("li", {},
+        h("button", { class: "btn small", type: "button", onclick: () => { name.value = p.name; look(p.name); } }, p.name),
+        ` ${p.kind}${p.role !== "player" ? `, ${p.role}` : ""}`)))
+      : h("p", { class: "status error" }, `No account's name starts with "${typed}".`));
+  }
+  async function look(who) {
+    clear(actions);
+    const data = await show(who);
     if (!data) return;
     const again = (message) => (reply) => { show(data.name); return message(reply); };
     actions.append(form("mute", "Mute in chat", [
@@ -337,7 +353,7 @@ function players() {
     }
   }
   const search = h("form", { id: "find-player" }, name, h("button", { class: "btn", type: "submit" }, "Look up"));
-  search.addEventListener("submit", (event) => { event.preventDefault(); look(); });
+  search.addEventListener("submit", (event) => { event.preventDefault(); find(); });
   return h("section", { class: "panel", id: "players" }, h("h2", {}, "Players"), search, shown, actions);
 }
 
