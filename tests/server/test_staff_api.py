@@ -425,6 +425,15 @@ async def _sat_out_then_banned(server: Server, ops: str, player: Client) -> None
         ),
         10,
     )
+    freeroll = {"id": "later", "name": "Later", "kind": "scheduled", "buy_in": 20, "fee": 2,
+                "first_start_s": 3600, "reason": "for tonight"}  # fmt: skip
+    assert call(server, ops, "POST", "/api/admin/tournaments", freeroll).status_code == 200
+    joined = httpx.post(
+        server.url + "/api/tournaments/later/register",
+        cookies={"dp_session": player.token or ""},
+        headers={"Origin": server.url},
+    )
+    assert joined.status_code == 200, joined.text
     for bad, status in (
         ({**order, "name": "Ops"}, 403),  # a moderator cannot order an operator about
         ({**order, "table": "nowhere"}, 404),
@@ -437,6 +446,9 @@ async def _sat_out_then_banned(server: Server, ops: str, player: Client) -> None
     })  # fmt: skip
     assert banned.status_code == 200, banned.text
     assert banned.json()["tables"] == ["t"]
+    assert banned.json()["tournaments"] == ["later"]  # the registration refunded
+    row = httpx.get(server.url + "/api/tournaments/later", timeout=10).json()
+    assert row["registered"] == 0, row
     await asyncio.wait_for(player._reader, 10)  # closed by the server
     assert player.ws.close_code == 1008
     deadline = time.monotonic() + 20
@@ -445,4 +457,4 @@ async def _sat_out_then_banned(server: Server, ops: str, player: Client) -> None
         await asyncio.sleep(0.2)
     card = call(server, ops, "GET", "/api/admin/players/cheat", None).json()
     assert card["suspended_until"] > time.time() + 10 * 365 * 86400
-    assert card["transactions"][0]["kind"] == "cash-out"
+    assert {tx["kind"] for tx in card["transactions"][:2]} == {"cash-out", "sng-unregister"}

@@ -21,7 +21,7 @@ from sqlalchemy import Connection
 from drawpoker.protocol import client
 from drawpoker.server import staff
 from drawpoker.server.auth import Account
-from drawpoker.server.bus import Bus, Closed, LocalBus
+from drawpoker.server.bus import Bus, Closed, LocalBus, NoOwner
 from drawpoker.server.gateway import Gateway
 from drawpoker.server.lobby import Lobby
 from drawpoker.server.owner import Owner
@@ -31,6 +31,7 @@ from drawpoker.server.table.cash import CashDesk
 from drawpoker.server.tableconfig import TableConfig
 from drawpoker.server.tournament import stored
 from drawpoker.server.tournament.money import refund_abandoned
+from drawpoker.server.tournament.run import Refused
 from drawpoker.server.tournament.series import Series
 from drawpoker.server.tournament.spec import TournamentSpec, spec_of_run, spec_of_table
 
@@ -130,11 +131,13 @@ class Room:
             for unit in new:
                 await self.take(unit)
 
-    async def turn_away(self, account: Account, tables: list[str]) -> None:
-        """A suspended account: its connections here close, and it stands up from
-        its cash tables (cashed out through the ledger when its hand is over;
-        it acts in none meanwhile, so its turns time out). Other processes close
-        its connections at their next look (``SUSPENDED_LOOK_S``)."""
+    async def turn_away(self, account: Account, tables: list[str]) -> list[str]:
+        """A suspended account: its connections here close, it stands up from its
+        cash tables (cashed out through the ledger when its hand is over; it acts
+        in none meanwhile, so its turns time out) and its registrations for
+        tournaments not started yet are refunded (in a tournament in play it is
+        blinded away). Other processes close its connections at their next look
+        (``SUSPENDED_LOOK_S``). Returns the tournaments it was unregistered from."""
         self.gateway.drop_account(account.id, "account suspended")
         for table in tables:
             try:
@@ -143,6 +146,17 @@ class Room:
                 )
             except Exception as problem:  # the seat is stood up when its owner answers again
                 log.warning("%s: could not stand %s up (%s)", table, account.name, problem)
+        unregistered = []
+        for spec in sorted(self.specs):
+            try:
+                await self.bus.ask(f"s:{spec}", "unregister", {"account": account})
+            except (Refused, NoOwner):
+                continue  # not registered there (or no such tournament any more)
+            except Exception as problem:
+                log.warning("%s: could not unregister %s (%s)", spec, account.name, problem)
+                continue
+            unregistered.append(spec)
+        return unregistered
 
     async def _look_for_suspended(self) -> None:
         """Close the connections of accounts suspended by another process."""

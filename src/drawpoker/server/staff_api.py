@@ -147,9 +147,10 @@ async def suspend(request: Request, account: Account) -> Response:
     target, until, tables = await room.store.run(
         lambda conn: staff.suspend(conn, body.name, body.days, by=account, reason=body.reason)
     )
-    if until is not None:
-        await room.turn_away(target, tables)
-    return json_response({"ok": True, "suspended_until": until, "tables": tables})
+    unregistered = await room.turn_away(target, tables) if until is not None else []
+    return json_response(
+        {"ok": True, "suspended_until": until, "tables": tables, "tournaments": unregistered}
+    )
 
 
 @for_role("moderator")
