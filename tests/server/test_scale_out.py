@@ -24,6 +24,7 @@ from typing import Any
 import httpx
 import pytest
 import redis
+from prometheus_client.parser import text_string_to_metric_families
 from sqlalchemy import func, select
 
 from drawpoker.bots.remote import RemoteBot
@@ -394,6 +395,8 @@ def test_serve_workers_share_one_port(tmp_path: Path, postgresql: str, redis_url
         assert server.proc is not None
         children = set(children_of(server))
         assert first == children
+        for _ in range(6):  # any worker answers the scrape, for both of them
+            assert _units_held(server) == len(TABLES)
         victim = min(children)
         os.kill(victim, signal.SIGKILL)
         second = wait_spread("after a worker was killed", gone=victim)
@@ -405,6 +408,10 @@ def test_serve_workers_share_one_port(tmp_path: Path, postgresql: str, redis_url
         assert len(set(children_of(server)) - {victim}) == 2
         rows = httpx.get(server.url + "/api/tables", timeout=5).json()["tables"]
         assert {r["id"] for r in rows} == set(TABLES)
+        deadline = time.monotonic() + 10  # the dead worker's gauges no longer count
+        while _units_held(server) != len(TABLES):
+            assert time.monotonic() < deadline, _units_held(server)
+            time.sleep(0.5)
     finally:
         server.stop()
         keys = list(store.scan_iter(f"{namespace}:*"))
@@ -415,6 +422,16 @@ def test_serve_workers_share_one_port(tmp_path: Path, postgresql: str, redis_url
         assert (
             not Path(f"/proc/{pid}").exists() or "zombie" in Path(f"/proc/{pid}/status").read_text()
         )
+
+
+def _units_held(server: Server) -> float:
+    text = httpx.get(server.url + "/metrics", timeout=5).text
+    return sum(
+        sample.value
+        for family in text_string_to_metric_families(text)
+        for sample in family.samples
+        if sample.name == "drawpoker_units_held"
+    )
 
 
 def children_of(server: Server) -> list[int]:

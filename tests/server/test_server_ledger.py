@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 from sqlalchemy import Connection, func, select
 
 from drawpoker.server import auth, ledger
 from drawpoker.server.recovery import cancel_unfinished
-from drawpoker.server.store import Store, hands, ledger_balances, ledger_tx
+from drawpoker.server.store import Store, hands, ledger_balances, ledger_entries, ledger_tx
 
 
 @pytest.fixture
@@ -173,3 +174,30 @@ def test_concurrent_debits_never_overdraw(store: Store) -> None:
     assert store.call(ledger.balance, source) == auth.STARTING_CHIPS - sum(done) * each
     with store.engine.connect() as conn:
         assert conn.execute(select(func.sum(ledger_balances.c.amount))).scalar() == 0
+
+
+def test_the_books_check_finds_each_kind_of_damage(store: Store) -> None:
+    """A balance that is not its entries, an entry without a balance, a
+    transaction that does not sum to zero: each is named."""
+    a = store.call(auth.create_guest)
+    store.call(ledger.transfer, "buy-in", ledger.player(a.id), ledger.stack("t", a.id), 300)
+    store.call(ledger.check_books)
+    stack = ledger.stack("t", a.id)
+
+    def damage(statement: Any) -> None:
+        store.call(lambda c: c.execute(statement))
+
+    damage(ledger_balances.update().where(ledger_balances.c.account == stack).values(amount=299))
+    with pytest.raises(ledger.LedgerError, match=f"{stack}: balance 299 but entries sum to 300"):
+        store.call(ledger.check_books)
+    damage(ledger_balances.update().where(ledger_balances.c.account == stack).values(amount=300))
+    damage(ledger_balances.delete().where(ledger_balances.c.account == stack))
+    with pytest.raises(ledger.LedgerError, match="entries sum to 300 but it has no balance"):
+        store.call(ledger.check_books)
+    damage(ledger_balances.insert().values(account=stack, amount=300))
+    store.call(ledger.check_books)
+    tx = store.call(lambda c: c.execute(select(func.max(ledger_tx.c.id))).scalar_one())
+    entry = (ledger_entries.c.tx_id == tx) & (ledger_entries.c.account == stack)
+    damage(ledger_entries.update().where(entry).values(amount=301))
+    with pytest.raises(ledger.LedgerError, match=f"transaction {tx} does not sum to zero"):
+        store.call(ledger.check_books)

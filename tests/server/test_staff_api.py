@@ -187,6 +187,10 @@ async def _metrics_move_with_play(server: Server, token: str) -> None:
         commits = ("drawpoker_db_transaction_seconds_count", (("outcome", "committed"),))
         assert live[commits] > first[commits]
         assert live[("drawpoker_units_held", ())] == 1
+        balanced = ("drawpoker_ledger_checks_total", (("outcome", "balanced"),))
+        while _samples(server).get(balanced, 0) < 1:  # the first check, soon after start
+            assert time.monotonic() < deadline + 20, "the books were not checked"
+            await asyncio.sleep(0.2)
     finally:
         await client.close()
 

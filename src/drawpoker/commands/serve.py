@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import argparse
 import logging
+import os
 import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -170,6 +172,11 @@ def run_workers(args: argparse.Namespace) -> int:
     argv = _child_argv(args, listener.fileno())
     workers: list[subprocess.Popen[bytes]] = []
     stopping = False
+    figures = tempfile.TemporaryDirectory(prefix="drawpoker-metrics-")  # shared by the workers
+    env = {**os.environ, "PROMETHEUS_MULTIPROC_DIR": figures.name}
+
+    def start() -> subprocess.Popen[bytes]:
+        return subprocess.Popen(argv, pass_fds=(listener.fileno(),), env=env)
 
     def stop(signum: int, _frame: object) -> None:
         nonlocal stopping
@@ -184,7 +191,7 @@ def run_workers(args: argparse.Namespace) -> int:
         f"drawpoker serving on http://{args.host}:{args.port}/  ({args.workers} workers)",
         flush=True,
     )
-    workers = [subprocess.Popen(argv, pass_fds=(listener.fileno(),)) for _ in range(args.workers)]
+    workers = [start() for _ in range(args.workers)]
     started = [time.monotonic()] * len(workers)
     while not stopping:
         time.sleep(0.2)
@@ -193,8 +200,11 @@ def run_workers(args: argparse.Namespace) -> int:
                 continue
             quick = time.monotonic() - started[i] < 5
             print(f"worker {worker.pid} exited ({worker.returncode}); starting another", flush=True)
+            from prometheus_client import multiprocess
+
+            multiprocess.mark_process_dead(worker.pid, figures.name)  # type: ignore[no-untyped-call]
             time.sleep(2.0 if quick else 0.0)  # a worker that cannot start: not in a tight loop
-            workers[i] = subprocess.Popen(argv, pass_fds=(listener.fileno(),))
+            workers[i] = start()
             started[i] = time.monotonic()
     for worker in workers:
         try:
@@ -202,6 +212,7 @@ def run_workers(args: argparse.Namespace) -> int:
         except subprocess.TimeoutExpired:
             worker.kill()
     listener.close()
+    figures.cleanup()
     return 0
 
 

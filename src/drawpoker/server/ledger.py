@@ -179,7 +179,9 @@ def history(conn: Connection, account: str, limit: int = 100) -> list[dict[str, 
 
 
 def check_books(conn: Connection) -> None:
-    """Raise unless every transaction sums to zero and the balances match the entries."""
+    """Raise unless every transaction sums to zero and the balances match the entries.
+    Each question is one statement, so it sees one snapshot of the books even while
+    hands are being recorded (a transaction is never half-seen)."""
     bad = conn.execute(
         select(ledger_entries.c.tx_id)
         .group_by(ledger_entries.c.tx_id)
@@ -187,15 +189,25 @@ def check_books(conn: Connection) -> None:
     ).first()
     if bad is not None:
         raise LedgerError(f"transaction {bad[0]} does not sum to zero")
-    sums = dict(
-        conn.execute(
-            select(ledger_entries.c.account, func.sum(ledger_entries.c.amount)).group_by(
-                ledger_entries.c.account
-            )
-        ).all()
+    sums = (
+        select(ledger_entries.c.account, func.sum(ledger_entries.c.amount).label("total"))
+        .group_by(ledger_entries.c.account)
+        .subquery()
     )
-    for account, amount in conn.execute(
-        select(ledger_balances.c.account, ledger_balances.c.amount)
-    ):
-        if int(sums.get(account, 0)) != int(amount):
-            raise LedgerError(f"{account}: balance {amount} but entries sum to {sums.get(account)}")
+    total = func.coalesce(sums.c.total, 0)
+    wrong = conn.execute(
+        select(ledger_balances.c.account, ledger_balances.c.amount, total)
+        .select_from(ledger_balances.outerjoin(sums, sums.c.account == ledger_balances.c.account))
+        .where(ledger_balances.c.amount != total)
+        .limit(1)
+    ).first()
+    if wrong is not None:
+        account, amount, entries = wrong
+        raise LedgerError(f"{account}: balance {amount} but entries sum to {entries}")
+    orphan = conn.execute(
+        select(sums.c.account, sums.c.total)
+        .where(sums.c.total != 0, sums.c.account.not_in(select(ledger_balances.c.account)))
+        .limit(1)
+    ).first()
+    if orphan is not None:
+        raise LedgerError(f"{orphan[0]}: entries sum to {orphan[1]} but it has no balance")

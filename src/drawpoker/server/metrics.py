@@ -1,22 +1,35 @@
 """The process's figures for Prometheus (``GET /metrics``, text format).
 
 Each process reports what it sees itself: its connections, the messages it
-answered, the hands its tables finished, its database transactions and the
-errors it logged; ``drawpoker_units_held`` and ``drawpoker_cash_players_seated``
-count what it owns. A room of many processes is the sum over its processes:
-scrape each (run one process per address; with ``--workers`` the processes
-share one port and a scrape reaches whichever accepts it). The standard
-``process_*`` and ``python_*`` figures come with the client library.
+answered, the hands its tables finished, its database transactions, its ledger
+checks and the errors it logged; ``drawpoker_units_held`` and
+``drawpoker_cash_players_seated`` count what it owns. A room of many processes
+is the sum over its processes: scrape each. The processes of ``serve --workers``
+share one port, so they share their figures too (the client library's
+multiprocess mode, in the directory ``PROMETHEUS_MULTIPROC_DIR`` their
+supervisor makes): a scrape of any of them answers for all, gauges summed over
+the live ones. The standard ``process_*`` and ``python_*`` figures come with the
+client library in a single process only.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Iterator, Mapping
+import os
+from collections.abc import Callable, Mapping
 
-from prometheus_client import CONTENT_TYPE_LATEST, REGISTRY, Counter, Histogram, generate_latest
-from prometheus_client.core import GaugeMetricFamily
-from prometheus_client.registry import Collector
+from prometheus_client import (
+    CONTENT_TYPE_LATEST,
+    REGISTRY,
+    CollectorRegistry,
+    Counter,
+    Gauge,
+    Histogram,
+    generate_latest,
+    multiprocess,
+)
+
+SHARED = "PROMETHEUS_MULTIPROC_DIR"  # set: the processes of ``serve --workers``
 
 _LATENCY = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0)
 
@@ -38,45 +51,57 @@ TRANSACTIONS = Histogram(
     buckets=_LATENCY,
 )
 ERRORS = Counter("drawpoker_log_errors", "Errors logged by the server, by logger", ["logger"])
-
-
-class RoomFigures(Collector):
-    """Figures read when scraped: connections open, units held, players seated."""
-
-    def __init__(self, read: Callable[[], Mapping[str, float]]) -> None:
-        self.read = read
-
-    def collect(self) -> Iterator[GaugeMetricFamily]:
-        figures = self.read()
-        yield GaugeMetricFamily(
-            "drawpoker_connections", "Websocket connections open", value=figures["connections"]
-        )
-        yield GaugeMetricFamily(
-            "drawpoker_units_held",
-            "Cash tables and tournaments this process owns",
-            value=figures["units"],
-        )
-        yield GaugeMetricFamily(
-            "drawpoker_cash_players_seated",
-            "Players seated at the cash tables this process owns",
-            value=figures["seated"],
-        )
-
-
-_figures: list[RoomFigures] = []
+LEDGER_CHECKS = Counter(
+    "drawpoker_ledger_checks",
+    "Checks of the books (every transaction sums to zero, every balance is its entries), "
+    "by outcome: balanced, unbalanced or failed (the check could not run)",
+    ["outcome"],
+)
+LEDGER_CHECK_SECONDS = Histogram(
+    "drawpoker_ledger_check_seconds", "Time to check the books", buckets=_LATENCY
+)
+# Read from the room when scraped (and, with --workers, every few seconds).
+_ROOM_GAUGES = {
+    "connections": Gauge(
+        "drawpoker_connections", "Websocket connections open", multiprocess_mode="livesum"
+    ),
+    "units": Gauge(
+        "drawpoker_units_held",
+        "Cash tables and tournaments this process owns",
+        multiprocess_mode="livesum",
+    ),
+    "seated": Gauge(
+        "drawpoker_cash_players_seated",
+        "Players seated at the cash tables this process owns",
+        multiprocess_mode="livesum",
+    ),
+}
+_room: list[Callable[[], Mapping[str, float]]] = []
 
 
 def watch_room(read: Callable[[], Mapping[str, float]]) -> None:
     """Report the room's figures from ``read`` (the last room started in the process)."""
-    unwatch_room()
-    figures = RoomFigures(read)
-    REGISTRY.register(figures)
-    _figures.append(figures)
+    _room[:] = [read]
+    refresh()
 
 
 def unwatch_room() -> None:
-    while _figures:
-        REGISTRY.unregister(_figures.pop())
+    _room.clear()
+    for gauge in _ROOM_GAUGES.values():
+        gauge.set(0)
+
+
+def refresh() -> None:
+    """Read the room's figures into their gauges."""
+    if _room:
+        figures = _room[0]()
+        for key, gauge in _ROOM_GAUGES.items():
+            gauge.set(figures[key])
+
+
+def shared() -> bool:
+    """Whether this process shares its figures with the other workers."""
+    return bool(os.environ.get(SHARED))
 
 
 class CountErrors(logging.Handler):
@@ -95,5 +120,11 @@ def count_errors(logger: logging.Logger) -> None:
 
 
 def scrape() -> tuple[bytes, str]:
-    """The figures in Prometheus text format, and its content type."""
-    return generate_latest(REGISTRY), CONTENT_TYPE_LATEST
+    """The figures in Prometheus text format, and its content type: this process's,
+    or every worker's when they share them."""
+    refresh()
+    if not shared():
+        return generate_latest(REGISTRY), CONTENT_TYPE_LATEST
+    registry = CollectorRegistry()
+    multiprocess.MultiProcessCollector(registry)  # type: ignore[no-untyped-call]
+    return generate_latest(registry), CONTENT_TYPE_LATEST

@@ -13,13 +13,14 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Callable, Coroutine
 from typing import Any
 
 from sqlalchemy import Connection
 
 from drawpoker.protocol import client
-from drawpoker.server import staff
+from drawpoker.server import ledger, metrics, staff
 from drawpoker.server.auth import Account
 from drawpoker.server.bus import Bus, Closed, LocalBus, NoOwner
 from drawpoker.server.gateway import Gateway
@@ -38,6 +39,8 @@ from drawpoker.server.tournament.spec import TournamentSpec, spec_of_run, spec_o
 log = logging.getLogger("drawpoker.server")
 TABLES_LOOK_S = 2.0  # on a shared bus: how often to look for tables opened elsewhere
 SUSPENDED_LOOK_S = 5.0  # ... and for accounts suspended elsewhere with connections here
+LEDGER_CHECK_S = (3.0, 300.0)  # the books are checked this long after start, then this often
+FIGURES_S = 2.0  # with --workers: how often this worker's gauges are shared
 
 
 class Room:
@@ -61,7 +64,7 @@ class Room:
         self.cancelled: list[dict[str, Any]] = []  # hands cancelled by restarts and takeovers
         self._changing = asyncio.Lock()
         self._stale_tasks: set[asyncio.Task[None]] = set()  # releases under way
-        self._looking: list[asyncio.Task[None]] = []
+        self._chores: list[asyncio.Task[None]] = []  # periodic looks and checks
 
     def units(self) -> list[str]:
         """Every unit of the room (the process holds some or all of them)."""
@@ -80,11 +83,12 @@ class Room:
         for spec in specs:
             self.specs[spec.id] = spec  # ... and so does its tournament's
         await self.bus.start(self)
+        chores = [self._check_books()]
         if not self.bus.alone:  # tables opened, accounts suspended, on other processes
-            self._looking = [
-                asyncio.create_task(self._look_for_tables(), name="room-tables"),
-                asyncio.create_task(self._look_for_suspended(), name="room-suspended"),
-            ]
+            chores += [self._look_for_tables(), self._look_for_suspended()]
+        if metrics.shared():
+            chores.append(self._share_figures())
+        self._chores = [asyncio.create_task(chore) for chore in chores]
         if self.bus.alone:  # runs of tournaments no longer in the room file
             resumed = {run.id for series in self._series() for run in series.runs()}
             for instance in await self.store.run(refund_abandoned, resumed):
@@ -177,6 +181,31 @@ class Room:
                 await self.tables_opened()
             except Exception:
                 log.exception("could not look for tables opened elsewhere")
+
+    async def _check_books(self) -> None:
+        """Check the books now and then (``metrics.LEDGER_CHECKS``): every transaction
+        sums to zero and every balance is its entries; a failure is logged as an error."""
+        first, every = LEDGER_CHECK_S
+        await asyncio.sleep(first)
+        while True:
+            started = time.perf_counter()
+            try:
+                await self.store.run(ledger.check_books)
+                outcome = "balanced"
+            except ledger.LedgerError as problem:
+                log.error("the books do not balance: %s", problem)
+                outcome = "unbalanced"
+            except Exception:
+                log.exception("could not check the books")
+                outcome = "failed"
+            metrics.LEDGER_CHECKS.labels(outcome).inc()
+            metrics.LEDGER_CHECK_SECONDS.observe(time.perf_counter() - started)
+            await asyncio.sleep(every)
+
+    async def _share_figures(self) -> None:
+        while True:
+            await asyncio.sleep(FIGURES_S)
+            metrics.refresh()
 
     async def _cancel(self, fn: Any) -> None:
         cancelled: list[dict[str, Any]] = await self.store.run(fn)
@@ -283,7 +312,7 @@ class Room:
         return f"s:{spec}" if spec in self.specs else None
 
     async def stop(self) -> None:
-        for task in self._looking:
+        for task in self._chores:
             task.cancel()
         await self.lobby.stop()
         await self.gateway.stop()
