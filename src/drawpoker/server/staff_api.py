@@ -169,7 +169,7 @@ async def seat_order(request: Request, account: Account) -> Response:
         else client.Leave(table=body.table)
     )
     try:
-        detail = await _ask_table(room, body.table, message.type, account=target, msg=message)
+        detail = await _ask(room, f"t:{body.table}", message.type, account=target, msg=message)
     except TableError as problem:
         if problem.code == "not_seated":
             raise staff.NotFound(f"{target.name} has no seat at {body.table}") from None
@@ -182,7 +182,7 @@ async def delete_chat(request: Request, account: Account) -> Response:
     """Delete a chat line the table still keeps (404 if it keeps none such), audited."""
     body = await read_body(request, ChatDeletion)
     room = room_of(request)
-    gone = await _ask_table(room, body.table, "unsay", name=body.name, text=body.text)
+    gone = await _ask(room, f"t:{body.table}", "unsay", name=body.name, text=body.text)
     if not gone:
         raise staff.NotFound("that line is not among the table's recent chat")
     await room.store.run(
@@ -192,17 +192,23 @@ async def delete_chat(request: Request, account: Account) -> Response:
     return json_response({"ok": True, "deleted": gone})
 
 
-async def _ask_table(room: Room, table: str, op: str, **args: Any) -> Any:
-    """Ask a cash table's owner, wherever it runs; its refusals as REST errors."""
+async def _ask(room: Room, unit: str, op: str, **args: Any) -> Any:
+    """Ask a table's (``t:``) or tournament's (``s:``) owner, wherever it runs; its
+    refusals as REST errors."""
+    name = unit.split(":", 1)[1]
     try:
-        return await room.bus.ask(f"t:{table}", op, args)
+        return await room.bus.ask(unit, op, args)
     except NoOwner:
-        raise staff.NotFound(f"there is no table {table!r} (or it is moving)") from None
+        what = "table" if unit.startswith("t:") else "tournament"
+        raise staff.NotFound(f"there is no {what} {name!r} (or it is moving)") from None
     except TableError as problem:
         if problem.code == "not_seated":
             raise
         refused = staff.Conflict if problem.code == "closing" else AuthError
-        raise refused(f"{table}: {problem}") from None
+        raise refused(f"{name}: {problem}") from None
+    except Refused as problem:
+        refused = staff.Conflict if problem.status == 409 else AuthError
+        raise refused(str(problem)) from None
 
 
 @for_role("operator")
@@ -265,7 +271,7 @@ async def edit_table(request: Request, account: Account) -> Response:
                 "seat_offer_s", "reveal_seed")  # fmt: skip
         config = dataclasses.replace(config, **{key: getattr(old, key) for key in keep})
     plain = json.loads(config.to_json())
-    detail = await _ask_table(room, table, "reconfigure", by=account, reason=reason, config=plain)
+    detail = await _ask(room, f"t:{table}", "reconfigure", by=account, reason=reason, config=plain)
     return json_response({"ok": True, **detail})
 
 
@@ -274,7 +280,7 @@ async def pause_table(request: Request, account: Account) -> Response:
     body = await read_body(request, TablePause)
     table = request.path_params["table"]
     room = room_of(request)
-    detail = await _ask_table(room, table, "pause", by=account, reason=body.reason, on=body.on)
+    detail = await _ask(room, f"t:{table}", "pause", by=account, reason=body.reason, on=body.on)
     return json_response({"ok": True, **detail})
 
 
@@ -282,7 +288,7 @@ async def pause_table(request: Request, account: Account) -> Response:
 async def close_table(request: Request, account: Account) -> Response:
     body = await read_body(request, Closing)
     table = request.path_params["table"]
-    detail = await _ask_table(room_of(request), table, "close", by=account, reason=body.reason)
+    detail = await _ask(room_of(request), f"t:{table}", "close", by=account, reason=body.reason)
     return json_response({"ok": True, **detail})
 
 
@@ -325,7 +331,7 @@ async def edit_tournament(request: Request, account: Account) -> Response:
     if old is None:
         raise staff.NotFound(f"there is no tournament {name!r}")
     plain = json.loads(_spec(fields, old).to_json())
-    detail = await _ask_series(room, name, "reconfigure", by=account, reason=reason, spec=plain)
+    detail = await _ask(room, f"s:{name}", "reconfigure", by=account, reason=reason, spec=plain)
     return json_response({"ok": True, **detail})
 
 
@@ -333,19 +339,8 @@ async def edit_tournament(request: Request, account: Account) -> Response:
 async def cancel_tournament(request: Request, account: Account) -> Response:
     body = await read_body(request, Closing)
     name = request.path_params["tournament"]
-    detail = await _ask_series(room_of(request), name, "cancel", by=account, reason=body.reason)
+    detail = await _ask(room_of(request), f"s:{name}", "cancel", by=account, reason=body.reason)
     return json_response({"ok": True, **detail})
-
-
-async def _ask_series(room: Room, name: str, op: str, **args: Any) -> Any:
-    """Ask a tournament's owner, wherever it runs; its refusals as REST errors."""
-    try:
-        return await room.bus.ask(f"s:{name}", op, args)
-    except NoOwner:
-        raise staff.NotFound(f"there is no tournament {name!r} (or it is moving)") from None
-    except Refused as problem:
-        refused = staff.Conflict if problem.status == 409 else AuthError
-        raise refused(str(problem)) from None
 
 
 @for_role("administrator")

@@ -8,10 +8,9 @@ database, so after a crash the saved table and the ledger both hold the stacks
 from before the hand: restoring cancels it and every wagered chip is back at
 its seat.
 
-Operators pause a table (the hand in play ends, no other is dealt), close it
-(no new seat or hand; every player stands up when the hand in play ends, cashed
-out; then the room lets the table go) or change its config (applied between
-hands). Each is stored with its audit entry in one fenced transaction.
+Operators pause, close and change the table through its ``operators`` helper;
+the desk keeps the status (``open``, ``paused``, ``closing``, ``closed``) that
+decides whether a hand is dealt and a seat may be taken.
 
 Away players: a seated player with no connection watching is shown disconnected
 and their clock runs as usual; after ``disconnect_grace_s`` they sit out, and
@@ -28,23 +27,23 @@ from collections import deque
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-import msgspec
 from sqlalchemy import Connection, select
 
 from drawpoker.events import Event, HandEnded, PotAwarded, PotCarried
 from drawpoker.protocol import client
-from drawpoker.protocol.server import SeatInfo, SeatOffer, TableChanged, TableRow
+from drawpoker.protocol.server import SeatInfo, SeatOffer, TableRow
 from drawpoker.protocol.stakes import stakes_of
 from drawpoker.room import CashTable, RoomError
 from drawpoker.room.events import PlayerLeft, SatOut
 from drawpoker.room.session import TableSession
-from drawpoker.server import audit, ledger
+from drawpoker.server import ledger
 from drawpoker.server.auth import Account, ensure_bot
 from drawpoker.server.bus import Bus
 from drawpoker.server.errors import TableError
 from drawpoker.server.housebot import HouseBot, Policy
 from drawpoker.server.store import Records, accounts, hand_players, hands, seats, tables
 from drawpoker.server.table.actor import Player, TableActor
+from drawpoker.server.table.operators import Operators
 from drawpoker.server.tableconfig import TableConfig
 
 if TYPE_CHECKING:
@@ -84,9 +83,10 @@ class CashDesk:
         self._statuses: dict[int, tuple[str | None, bool, bool]] = {}  # the SeatStatus sent
         self._next_hand_due = False
         self._restored: list[Event] = []
-        self.status = "open"  # open, paused, closing, closed (``pause``, ``close``)
+        self.status = "open"  # open, paused, closing, closed (``operators``)
         self.on_closed: Callable[[], None] | None = None  # the room lets the table go
-        self._new_config: TableConfig | None = None  # an operator's, for the next break
+        self.new_config: TableConfig | None = None  # an operator's, for the next break
+        self.operators = Operators(self)
 
     @property
     def session(self) -> TableSession:
@@ -106,12 +106,12 @@ class CashDesk:
             self.session.clock.seat(player.seat)
         if self._restored:
             await actor.call(actor.run, self.session.after(self._restored, now))
-        await actor.call(self._bots_as_configured)
+        await actor.call(self.bots_as_configured)
         await actor.call(self._nobody_connected_yet)
         if self.status == "closing":  # closed while the previous owner ran it
-            await actor.call(self._stand_everyone_up)
+            await actor.call(self.operators.stand_everyone_up)
 
-    async def _bots_as_configured(self) -> None:
+    async def bots_as_configured(self) -> None:
         """Seat bots up to the config's count, or stand the extra ones up."""
         if self.status == "closing":
             return
@@ -136,8 +136,8 @@ class CashDesk:
                 self.actor.mailbox.later(
                     self.config.disconnect_grace_s, self._grace_over, player.account.id
                 )
-        self._changed()
-        self._deal_after(0.5)
+        self.changed()
+        self.deal_after(0.5)
 
     def _load(self, conn: Connection) -> None:
         """Create the table row, or restore the table after a restart: the saved
@@ -282,10 +282,10 @@ class CashDesk:
     def hand_over(self) -> None:
         self._statuses_changed()
         if self.status == "closing":
-            self.actor.post(self._stand_everyone_up)
-        elif self._new_config is not None:
-            self.actor.post(self._apply_config)
-        self._deal_after(self.config.between_hands_s)
+            self.actor.post(self.operators.stand_everyone_up)
+        elif self.new_config is not None:
+            self.actor.post(self.operators.apply_config)
+        self.deal_after(self.config.between_hands_s)
 
     def ops(self) -> dict[str, Any]:
         """The messages only a cash table takes: its players' seat commands."""
@@ -300,9 +300,9 @@ class CashDesk:
             "wait": self.wait,
             "unwait": self.unwait,
             "entropy": self.entropy,
-            "pause": self.pause,
-            "close": self.close,
-            "reconfigure": self.reconfigure,
+            "pause": self.operators.pause,
+            "close": self.operators.close,
+            "reconfigure": self.operators.reconfigure,
         }
 
     async def away(self, player: Player) -> None:
@@ -327,7 +327,7 @@ class CashDesk:
             return
         await self.actor.run(self.session.after(self.table.sit_out(player.seat), now))
         self.out_since[account_id] = now
-        self._changed()
+        self.changed()
         self.actor.mailbox.later(self.config.sit_out_leave_s, self._left_too_long, account_id)
 
     async def _left_too_long(self, account_id: int) -> None:
@@ -391,13 +391,13 @@ class CashDesk:
         self.actor.players[seat] = player
         self.session.clock.seat(seat)
         self.actor.publish(list(events))
-        self._changed()
+        self.changed()
 
     async def sit(self, account: Account | None, msg: client.Sit) -> dict[str, Any]:
         """Take a seat (the gateway then watches the table for the connection)."""
         account = self.actor.need_account(account)
-        seat, buy_in, max_seats = msg.seat, msg.buy_in, self._max_seats()
-        self._refuse_if_closing()
+        seat, buy_in, max_seats = msg.seat, msg.buy_in, self.operators.max_seats()
+        self.operators.refuse_if_closing()
         if self.actor.player_of(account.id) is not None:
             raise TableError("already_seated", "you already have a seat at this table")
         if not 1 <= seat <= max_seats:
@@ -422,7 +422,7 @@ class CashDesk:
         if offer is not None and offer[0] == account.id:
             self.offer = None
         self._leave_waiting_list(account.id)
-        self._deal_after(self.config.between_hands_s)
+        self.deal_after(self.config.between_hands_s)
         return {"seat": seat, "stack": buy_in}
 
     async def top_up(self, account: Account | None, msg: client.TopUp) -> dict[str, Any]:
@@ -462,14 +462,14 @@ class CashDesk:
                 raise TableError("insufficient_funds", str(error)) from None
             raise
         self.actor.publish(list(events))
-        self._deal_after(self.config.between_hands_s)
+        self.deal_after(self.config.between_hands_s)
 
     async def sit_out(self, account: Account | None, msg: client.SitOut) -> dict[str, Any]:
         player = self.actor.need_player(account)
         now = time.monotonic()
         await self.actor.run(self.session.after(self.table.sit_out(player.seat), now))
         self.out_since[player.account.id] = now
-        self._changed()
+        self.changed()
         return {}
 
     async def sit_in(self, account: Account | None, msg: client.SitIn) -> dict[str, Any]:
@@ -480,8 +480,8 @@ class CashDesk:
             raise TableError("no_chips", str(error)) from None
         self.out_since.pop(player.account.id, None)
         await self.actor.run(self.session.after(events, time.monotonic()))
-        self._changed()
-        self._deal_after(self.config.between_hands_s)
+        self.changed()
+        self.deal_after(self.config.between_hands_s)
         return {"waiting": self._waiting(player.seat)}
 
     async def leave(self, account: Account | None, msg: client.Leave) -> dict[str, Any]:
@@ -513,10 +513,10 @@ class CashDesk:
             self._save(c, state)
 
         await self.store.run(txn)
-        self._changed()
+        self.changed()
         self._offer_seat()
         if self.status == "closing" and not self.actor.players:
-            await self._closed()
+            await self.operators.closed()
 
     async def _bot_rebuy(self, player: Player) -> None:
         amount = self.config.max_buy_in
@@ -539,7 +539,7 @@ class CashDesk:
         else:
             events = []
         await self.actor.run(self.session.after(events, now))
-        self._changed()
+        self.changed()
         return {"sit_out_next": bool(room_seat.pending_sit_out) or room_seat.sitting_out}
 
     async def auto_top_up(self, account: Account | None, msg: client.AutoTopUp) -> dict[str, Any]:
@@ -581,7 +581,7 @@ class CashDesk:
 
     async def wait(self, account: Account | None, msg: client.Wait) -> dict[str, Any]:
         account = self.actor.need_account(account)
-        self._refuse_if_closing()
+        self.operators.refuse_if_closing()
         if self.actor.player_of(account.id) is not None:
             raise TableError("already_seated", "you already have a seat at this table")
         if len(self.actor.players) < self.rules.max_seats and self._current_offer() is None:
@@ -613,7 +613,7 @@ class CashDesk:
     def _waiting_list_changed(self) -> None:
         names = [a.name for a in self.waiting]
         self.actor.log.publish(None, {"type": "WaitingList", "names": names})
-        self._changed()
+        self.changed()
 
     def _current_offer(self) -> tuple[int, int, float] | None:
         if self.offer is not None and self.offer[2] < time.monotonic():
@@ -645,7 +645,7 @@ class CashDesk:
 
     # ------------------------------------------------------------ hands
 
-    def _deal_after(self, delay: float) -> None:
+    def deal_after(self, delay: float) -> None:
         if self.status != "open" or self._next_hand_due or self.actor.mailbox.stopped:
             return
         if self.table.in_hand:
@@ -717,134 +717,11 @@ class CashDesk:
 
         await self.store.run(txn)
         self.recent_hands.append((time.monotonic(), pot))
-        self._changed()
-
-    # ------------------------------------------------------------ operators
-
-    def _max_seats(self) -> int:
-        """The seats a newcomer may take: an edit waiting for the break may have fewer."""
-        later = self._new_config.build_rules().max_seats if self._new_config else 99
-        return min(self.rules.max_seats, later)
-
-    def _refuse_if_closing(self) -> None:
-        if self.status in ("closing", "closed"):
-            raise TableError("closing", "the table is closing: choose another in the lobby")
-
-    async def _store_status(self, status: str, by: Account, reason: str, action: str) -> None:
-        def txn(c: Connection) -> None:
-            c.execute(tables.update().where(tables.c.id == self.config.id).values(status=status))
-            audit.record(c, by, action, self.config.id, reason, {"status": status})
-
-        await self.store.run(txn)
-
-    def _announce(self) -> None:
-        """Watchers and the lobby learn the table's status and config."""
-        facts = {k: v for k, v in self.facts(None).items() if k in _ANNOUNCED}
-        facts["practice"] = self.config.practice  # (the actor's, in a snapshot)
-        self.actor.log.publish(None, {"type": "TableChanged", **facts})
-        self._changed()
-
-    async def pause(self, by: Account, reason: str, on: bool) -> dict[str, Any]:
-        """Pause the table (the hand in play ends; no other is dealt) or resume it."""
-        self._refuse_if_closing()
-        status = "paused" if on else "open"
-        if status != self.status:
-            await self._store_status(status, by, reason, "pause-table" if on else "resume-table")
-            self.status = status
-            self._announce()
-            self._deal_after(self.config.between_hands_s)
-        return {"status": status}
-
-    async def close(self, by: Account, reason: str) -> dict[str, Any]:
-        """Close the table: no new seat or hand; every player stands up (at the end of
-        the hand in play, if in it) and is cashed out; then the room lets it go."""
-        self._refuse_if_closing()
-        await self._store_status("closing", by, reason, "close-table")
-        self.status = "closing"
-        self.offer = None
-        self.waiting = []
-        self._announce()
-        await self._stand_everyone_up()
-        return {"status": self.status, "seated": len(self.actor.players)}
-
-    async def _stand_everyone_up(self) -> None:
-        """Closing: everyone leaves, cashed out -- once the hand in play is played
-        out (``hand_over`` comes back here), so nobody's hand is folded for them."""
-        if self.table.in_hand:
-            return
-        now = time.monotonic()
-        for player in list(self.actor.players.values()):
-            self.session.clear_pre_actions(player.seat)
-            await self.actor.run(self.session.after(self.table.leave(player.seat, now), now))
-        if self.status == "closing" and not self.actor.players:
-            await self._closed()
-
-    async def _closed(self) -> None:
-        """The last player is cashed out: the table is closed for good."""
-        table_id = self.config.id
-
-        def txn(c: Connection) -> None:
-            c.execute(tables.update().where(tables.c.id == table_id).values(status="closed"))
-
-        await self.store.run(txn)
-        self.status = "closed"
-        self._announce()
-        log.info("table %s closed", table_id)
-        if self.on_closed is not None:
-            self.on_closed()
-
-    async def reconfigure(self, by: Account, reason: str, config: dict[str, Any]) -> dict[str, Any]:
-        """An operator's new config (checked by the caller; ``config`` as a room file
-        writes it): stored and audited now, applied now or when the hand in play ends."""
-        self._refuse_if_closing()
-        new = TableConfig.from_dict(config)
-        if new.id != self.config.id:
-            raise TableError("bad_config", f"this is table {self.config.id}, not {new.id}")
-        try:
-            self.table.check_config(new.room_config())
-        except RoomError as problem:
-            raise TableError("bad_config", str(problem)) from None
-        before, after = json.loads(self.config.to_json()), json.loads(new.to_json())
-        changed = {key: [before.get(key), value] for key, value in after.items()
-                   if before.get(key) != value}  # fmt: skip
-
-        def txn(c: Connection) -> None:
-            c.execute(
-                tables.update()
-                .where(tables.c.id == self.config.id)
-                .values(config=new.to_json(), origin="console")
-            )
-            audit.record(c, by, "edit-table", self.config.id, reason, {"changed": changed})
-
-        await self.store.run(txn)
-        self._new_config = new
-        if self.table.in_hand:
-            return {"changed": sorted(changed), "applies": "when the hand in play ends"}
-        await self._apply_config()
-        return {"changed": sorted(changed), "applies": "now"}
-
-    async def _apply_config(self) -> None:
-        new, self._new_config = self._new_config, None
-        if new is None:
-            return
-        rules = new.build_rules()
-        try:
-            self.table.reconfigure(new.room_config(rules))
-        except RoomError as problem:  # a seat was taken since: keep the edit for later
-            log.error("table %s: the new config waits (%s)", self.config.id, problem)
-            self._new_config = new
-            return
-        self.config, self.rules = new, rules
-        self.session.clock.config = new.clock_config(rules)
-        self.actor.practice = new.practice
-        self.actor.bot_think_s = new.bot_think_s
-        await self._bots_as_configured()
-        self._announce()
-        self._deal_after(new.between_hands_s)
+        self.changed()
 
     # ------------------------------------------------------------ lobby
 
-    def _changed(self) -> None:
+    def changed(self) -> None:
         self._statuses_changed()
         self.actor.bus.put_table(self.summary())
 
@@ -874,9 +751,6 @@ class CashDesk:
             status=self.status,
             **{k: v for k, v in stakes_of(rules).items() if k not in ("game", "structure")},
         )
-
-
-_ANNOUNCED = frozenset(field.name for field in msgspec.structs.fields(TableChanged))
 
 
 def _rate(samples: list[tuple[float, int]], now: float) -> int:
