@@ -9,16 +9,15 @@ Both behave the same: the compiled module is built from that very source.
 
 from __future__ import annotations
 
-import hashlib
-import importlib.abc
-import importlib.machinery
-import importlib.util
-import json
 import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from types import ModuleType
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from importlib.machinery import ModuleSpec
+    from types import ModuleType
 
 COMPILED = ("hand", "deck", "pots", "legal", "actions")
 MANIFEST = "_native.json"
@@ -26,6 +25,8 @@ _HERE = Path(__file__).resolve().parent
 
 
 def source_digest(path: Path) -> str:
+    import hashlib
+
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
@@ -34,6 +35,8 @@ def sources_to_import(directory: Path = _HERE, pure: bool = False) -> set[str]:
     source is the one compiled, else all of them (compiled together, the modules
     call each other's compiled code directly, so one edited source would leave two
     versions of its classes side by side)."""
+    import json
+
     names = set(COMPILED)
     if pure:
         return names
@@ -46,28 +49,39 @@ def sources_to_import(directory: Path = _HERE, pure: bool = False) -> set[str]:
     return names
 
 
-class _SourceFinder(importlib.abc.MetaPathFinder):
-    """Finds ``drawpoker.<name>`` as its ``.py`` file for the names given."""
+class _SourceFinder:
+    """Finds ``drawpoker.<name>`` of COMPILED as its ``.py`` file when the sources
+    are to be imported; decided at the first engine import, so that a command
+    that never imports the engine (``--help``, the terminal client's first
+    screen) never hashes its sources."""
 
-    def __init__(self, names: set[str]) -> None:
-        self.names = {f"{__package__}.{name}" for name in names}
+    def __init__(self) -> None:
+        self.names: set[str] | None = None  # decided on first use
 
     def find_spec(
         self, fullname: str, path: Sequence[str] | None, target: ModuleType | None = None
-    ) -> importlib.machinery.ModuleSpec | None:
-        if fullname not in self.names:
+    ) -> ModuleSpec | None:
+        if not fullname.startswith(f"{__package__}."):
             return None
-        source = _HERE / f"{fullname.rpartition('.')[2]}.py"
-        return importlib.util.spec_from_file_location(fullname, source)
+        name = fullname.rpartition(".")[2]
+        if name not in COMPILED:
+            return None
+        if self.names is None:
+            self.names = sources_to_import(pure=bool(os.environ.get("DRAWPOKER_PURE")))
+        if name not in self.names:
+            return None  # the compiled module, found by the usual finders
+        import importlib.util
+
+        return importlib.util.spec_from_file_location(fullname, _HERE / f"{name}.py")
 
 
-_SOURCES = sources_to_import(pure=bool(os.environ.get("DRAWPOKER_PURE")))
-if _SOURCES:  # runs once, when the package imports this module before any engine module
-    sys.meta_path.insert(0, _SourceFinder(_SOURCES))
+sys.meta_path.insert(0, _SourceFinder())  # before any engine module is imported
 
 
 def compiled_modules() -> list[str]:
     """The modules of COMPILED that are imported compiled (imports them)."""
+    import importlib
+
     names = []
     for name in COMPILED:
         module = importlib.import_module(f"{__package__}.{name}")
