@@ -105,6 +105,32 @@ def test_an_unknown_entry_is_kept_and_logged_never_fatal(caplog: pytest.LogCaptu
     assert app.unknown[0] == {"type": "brand_new", "table": "t"}
 
 
+def test_operators_orders_reach_the_terminal() -> None:
+    """A deleted chat line goes, a paused or changed table says so, and the
+    lobby drops a closed table and a cancelled tournament."""
+    model = _model()
+    model.apply({"type": "Chat", "name": "spam", "text": "cheap chips"}, 8)
+    model.apply({"type": "Chat", "name": "bob", "text": "hi"}, 9)
+    model.apply({"type": "ChatDeleted", "name": "spam", "text": "cheap chips"}, 10)
+    assert model.chat == [("bob", "hi")]
+    changed = {"type": "TableChanged", "name": "test", "rules": "No Limit 2/4, 6-max",
+               "max_seats": 6, "min_buy_in": 80, "max_buy_in": 800, "big_blind": 4}  # fmt: skip
+    model.apply({**changed, "status": "paused"}, 11)
+    assert model.status == "paused"
+    assert model.log[-1].startswith("The table is paused")
+    model.apply({**changed, "status": "paused"}, 12)
+    assert (model.big_blind, model.max_buy_in) == (4, 800)
+    assert "changed this table" in model.log[-1]
+    assert not model.unknown
+    app = PokerApp()
+    row = {"id": "x", "status": "open"}
+    app.on_frame({"type": "lobby", "full": True, "tables": [row], "tournaments": [row]})
+    assert list(app.lobby_tables) == list(app.lobby_tournaments) == ["x"]
+    gone = {**row, "status": "closed"}
+    app.on_frame({"type": "lobby", "full": False, "tables": [gone], "tournaments": [gone]})
+    assert app.lobby_tables == app.lobby_tournaments == {}
+
+
 def test_a_hand_is_rebuilt_from_the_wire() -> None:
     model = _model()
     model.apply({"type": "PlayerSeated", "seq": 1, "seat": 3, "name": "ann", "stack": 100,

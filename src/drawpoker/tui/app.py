@@ -236,10 +236,12 @@ class PokerApp(App[int]):
         if frame.get("full"):
             self.lobby_tables.clear()
             self.lobby_tournaments.clear()
-        for row in frame.get("tables", []):
-            self.lobby_tables[str(row["id"])] = row
-        for row in frame.get("tournaments", []):
-            self.lobby_tournaments[str(row["id"])] = row
+        for rows, kind in ((self.lobby_tables, "tables"), (self.lobby_tournaments, "tournaments")):
+            for row in frame.get(kind, []):
+                if row.get("status") == "closed":  # an operator closed or cancelled it
+                    rows.pop(str(row["id"]), None)
+                else:
+                    rows[str(row["id"])] = row
 
     def _event(self, table: str, entry: dict[str, Any], v: Any) -> None:
         kind = entry.get("type")

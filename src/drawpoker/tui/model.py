@@ -44,6 +44,8 @@ _HANDLERS = {
     "MyHand": "_on_my_hand",
     "PreActionCancelled": "_on_pre_action_cancelled",
     "Chat": "_on_chat",
+    "ChatDeleted": "_on_chat_deleted",
+    "TableChanged": "_on_table_changed",
     "PlayerSeated": "_on_player_seated",
     "PlayerLeft": "_on_player_left",
     "ToppedUp": "_on_topped_up",
@@ -98,6 +100,7 @@ class TableModel:
     epoch: str | None = None
     v: int | None = None
     max_seats: int = 6
+    status: str = "open"  # an operator's: open, paused, closing, closed
     min_buy_in: int = 0
     max_buy_in: int = 0
     big_blind: int = 0
@@ -202,6 +205,7 @@ class TableModel:
         self.min_buy_in = int(state.get("min_buy_in") or 0)
         self.max_buy_in = int(state.get("max_buy_in") or 0)
         self.big_blind = int(state.get("big_blind") or 0)
+        self.status = str(state.get("status") or "open")
         self.button = state.get("button")
         self.you = state.get("you")
         self.tournament = state.get("tournament")
@@ -355,6 +359,23 @@ class TableModel:
     def _on_chat(self, e: Mapping[str, Any]) -> None:
         self.chat.append((str(e["name"]), str(e["text"])))
         del self.chat[:-CHAT_LINES]
+
+    def _on_chat_deleted(self, e: Mapping[str, Any]) -> None:
+        """A moderator deleted a line: gone from this chat too."""
+        line = (str(e["name"]), str(e["text"]))
+        self.chat = [said for said in self.chat if said != line]
+
+    def _on_table_changed(self, e: Mapping[str, Any]) -> None:
+        """An operator paused, resumed, closed or changed the table."""
+        before, self.status = self.status, str(e.get("status") or "open")
+        self.name = str(e.get("name") or self.name)
+        self.rules = str(e.get("rules") or self.rules)
+        self.max_seats = int(e.get("max_seats") or self.max_seats)
+        self.min_buy_in = int(e.get("min_buy_in") or self.min_buy_in)
+        self.max_buy_in = int(e.get("max_buy_in") or self.max_buy_in)
+        self.big_blind = int(e.get("big_blind") or self.big_blind)
+        key = f"notice.table_{self.status}" if self.status != before else "notice.table_changed"
+        self._say(self.t.t(key))
 
     def _on_player_seated(self, e: Mapping[str, Any]) -> None:
         seat = int(e["seat"])
