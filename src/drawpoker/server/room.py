@@ -63,7 +63,7 @@ class Room:
         self.held: dict[str, CashDesk | Series] = {}  # the units this process holds
         self.cancelled: list[dict[str, Any]] = []  # hands cancelled by restarts and takeovers
         self._changing = asyncio.Lock()
-        self._stale_tasks: set[asyncio.Task[None]] = set()  # releases under way
+        self._releasing: set[asyncio.Task[None]] = set()  # releases under way
         self._chores: list[asyncio.Task[None]] = []  # periodic looks and checks
 
     def units(self) -> list[str]:
@@ -291,8 +291,8 @@ class Room:
 
     def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
         task = asyncio.get_running_loop().create_task(work)
-        self._stale_tasks.add(task)
-        task.add_done_callback(self._stale_tasks.discard)
+        self._releasing.add(task)
+        task.add_done_callback(self._releasing.discard)
 
     def _stale(self, unit: str) -> None:
         """A write of ``unit`` was refused: another process holds it now."""

@@ -289,12 +289,12 @@ def table_list(conn: Connection) -> list[dict[str, Any]]:
     rows = conn.execute(
         select(tables.c.id, tables.c.config, tables.c.origin, tables.c.status).order_by(tables.c.id)
     )
+    found = [(row, json.loads(row.config)) for row in rows]
     return [
-        {"id": row.id, "origin": row.origin, "status": row.status,
-         "config": json.loads(row.config)}
-        for row in rows
-        if json.loads(row.config).get("kind", "cash") == "cash"
-    ]  # fmt: skip
+        {"id": row.id, "origin": row.origin, "status": row.status, "config": config}
+        for row, config in found
+        if config.get("kind", "cash") == "cash"
+    ]
 
 
 def any_hand(conn: Connection, hand_id: str) -> dict[str, Any]:
