@@ -78,8 +78,16 @@ def test_an_operator_schedules_changes_and_cancels_a_tournament(
         assert later.json()["applies"] == "from the next run", later.text
         assert _player(server, player, "unregister").status_code == 200
         assert server.me(player)["balance"] == start  # the run's own terms back, not 80+5
+        shorter = {**EVENING, "buy_in": 80, "name": "Evening", "reason": "shorter"}
+        renamed = call(server, ops, "POST", "/api/admin/tournaments/evening", shorter)
+        assert renamed.json()["applies"] == "now", renamed.text  # registered once, nobody now
+        server.stop()
+        server.start()  # the replaced run does not come back with its old terms
+        row = _row(server, "evening")
+        assert row is not None
+        assert (row["name"], row["buy_in"], row["registered"]) == ("Evening", 80, 0)
         assert _player(server, player, "register").status_code == 200
-        assert server.me(player)["balance"] == start - 65
+        assert server.me(player)["balance"] == start - 85
 
         cancelled = call(server, ops, "POST", "/api/admin/tournaments/evening/cancel",
                          {"reason": "nobody came"})  # fmt: skip
@@ -97,7 +105,8 @@ def test_an_operator_schedules_changes_and_cancels_a_tournament(
         assert _row(server, "evening") is None
         audit = call(server, ops, "GET", "/api/admin/audit?limit=10", None).json()["entries"]
         assert [e["action"] for e in audit if e["target"] == "evening"] == [
-            "cancel-tournament", "edit-tournament", "edit-tournament", "schedule-tournament"
+            "cancel-tournament", "edit-tournament", "edit-tournament", "edit-tournament",
+            "schedule-tournament",
         ]  # fmt: skip
     finally:
         server.stop()

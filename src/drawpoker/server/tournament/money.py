@@ -152,6 +152,14 @@ def save(conn: Connection, instance: str, spec_id: str, state: str, status: str)
         conn.execute(tournaments.insert().values(id=instance, spec=spec_id, **values))
 
 
+def is_saved(conn: Connection, instance: str) -> bool:
+    """Whether a run was ever saved (someone registered for it)."""
+    return (
+        conn.execute(select(tournaments.c.id).where(tournaments.c.id == instance)).first()
+        is not None
+    )
+
+
 def saved_runs(conn: Connection, spec_id: str) -> list[tuple[str, str]]:
     """The runs of ``spec_id`` a previous server left unfinished: (id, state JSON)."""
     rows = conn.execute(

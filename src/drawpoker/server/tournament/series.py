@@ -269,10 +269,13 @@ class Series:
         run = self.current
         if self.facts[run.id]["registered"] or run.tournament.status is not Status.REGISTERING:
             return {"changed": sorted(changed), "applies": "from the next run"}
-        await run.mailbox.stop()
-        self.facts.pop(run.id, None)
         self.last_start = 0.0  # a scheduled run: its time from the new spec
         self.current = self._new_run()
+        if await self.store.run(money.is_saved, run.id):  # registered once, then left
+            await run.call(run.cancel, "replaced by the tournament's new terms")
+        else:
+            await run.mailbox.stop()
+            self.facts.pop(run.id, None)
         self._row_changed()
         return {"changed": sorted(changed), "applies": "now", "run": self.current.id}
 
