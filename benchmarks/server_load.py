@@ -236,6 +236,46 @@ def tree_stats(pid: int) -> tuple[float, int]:
     return cpu, rss
 
 
+def _costs(base: str, database: str | None) -> dict[str, float]:
+    """Counters read before and after the measured window: hands finished (the
+    server's metrics, every worker's), and with a database URL, Redis's commands
+    and CPU seconds and the run database's commits and rows written."""
+    from prometheus_client.parser import text_string_to_metric_families
+
+    text = httpx.get(base + "/metrics", timeout=10).text
+    costs: dict[str, float] = {
+        "hands": sum(
+            sample.value
+            for family in text_string_to_metric_families(text)
+            for sample in family.samples
+            if sample.name == "drawpoker_hands_total"
+        )
+    }
+    if database is None:
+        return costs
+    import psycopg
+    import redis
+
+    bus = redis.Redis()
+    try:
+        stats, cpu = bus.info("stats"), bus.info("cpu")
+    finally:
+        bus.close()
+    costs["redis_commands"] = float(stats["total_commands_processed"])
+    costs["redis_cpu_ms"] = 1e3 * float(cpu["used_cpu_sys"] + cpu["used_cpu_user"])
+    name = database.rsplit("/", 1)[1]
+    query = (
+        "SELECT xact_commit, tup_inserted + tup_updated + tup_deleted, pg_database_size(%s) "
+        "FROM pg_stat_database WHERE datname = %s"
+    )
+    with psycopg.connect(host="127.0.0.1", user="postgres", dbname="test") as conn:
+        conn.execute("SELECT pg_stat_clear_snapshot()")
+        commits, rows, size = conn.execute(query, (name, name)).fetchone() or (0, 0, 0)
+    costs["pg_commits"], costs["pg_rows_written"] = float(commits), float(rows)
+    costs["pg_bytes"] = float(size)
+    return costs
+
+
 def run_load(
     clients: int,
     seconds: float,
@@ -301,12 +341,14 @@ def run_load(
             w.start()
         time.sleep(warmup)
         cpu0, _ = tree_stats(server.pid)
+        costs0 = _costs(base, database if workers else None)
         t0 = time.monotonic()
         peak = 0
         while time.monotonic() - t0 < seconds:
             time.sleep(1.0)
             peak = max(peak, tree_stats(server.pid)[1])
         cpu1, rss = tree_stats(server.pid)
+        costs1 = _costs(base, database if workers else None)
         wall = time.monotonic() - t0
         results = [out.get(timeout=seconds + 120) for _ in generators]
         for w in generators:
@@ -338,6 +380,9 @@ def run_load(
         return 1000 * latencies[min(len(latencies) - 1, int(p * len(latencies)))]
 
     actions = sum(r["actions"] for r in results)
+    spent = {key: costs1[key] - costs0[key] for key in costs0}
+    hands = spent.pop("hands")
+    per_hand = {f"{key}_per_hand": round(value / hands, 2) for key, value in spent.items()}
     return {
         "clients": clients,
         "workers": workers,
@@ -356,6 +401,9 @@ def run_load(
         "server_cpu_percent": round(100 * (cpu1 - cpu0) / wall, 1),
         "server_cpu_us_per_action": round(1e6 * (cpu1 - cpu0) / actions, 1) if actions else None,
         "server_rss_mb": round(max(peak, rss) / 2**20, 1),
+        "hands_per_s": round(hands / wall, 1),
+        "server_cpu_ms_per_hand": round(1e3 * (cpu1 - cpu0) / hands, 2) if hands else None,
+        **(per_hand if hands else {}),
         "generator_cpu_s": round(sum(r["cpu"] for r in results), 1),
         "load_average": os.getloadavg()[0],
     }
@@ -406,6 +454,11 @@ def main() -> int:
                 f"{result['generator_cpu_s']} s, load average {result['load_average']:.1f}"
                 f"  {'holds' if holds else 'FAILS'}",
                 flush=True,
+            )
+            costs = {k: v for k, v in result.items() if k.endswith("_per_hand")}
+            print(
+                f"      {result['hands_per_s']} hands/s; a hand: "
+                + ", ".join(f"{k.removesuffix('_per_hand')} {v}" for k, v in costs.items())
             )
             for example in result["error_examples"]:
                 print("   error:", example)
