@@ -33,7 +33,7 @@ from drawpoker.server.auth import STARTING_CHIPS
 from drawpoker.server.store import Store, database_url, hands, ledger_entries, ledger_tx
 from drawpoker.server.tournament.money import pool
 
-from .helpers import Client, Server, free_port, table
+from .helpers import Client, Server, call, free_port, login, make_staff, table
 from .privacy import check_frames
 from .test_server_play import play
 from .test_server_tournaments import _play_by_websocket, sng
@@ -556,3 +556,67 @@ def test_a_table_opened_and_a_player_banned_on_one_process_reach_every_other(
             await b.close()
 
     asyncio.run(sit_play_and_ban())
+
+
+def test_operators_orders_reach_owners_on_other_processes(cluster: Cluster) -> None:
+    """Pause, change and close a table, and schedule and cancel a tournament, each
+    from a process that does not own it: the owner carries the order out, every
+    lobby shows it, and nobody takes a closed table or a cancelled tournament."""
+    make_staff(cluster.servers[0], "Ops", "operator")
+    owner = cluster.owner_of("d")
+    asker, watcher = cluster.others(owner)
+    ops = login(asker, "Ops")
+
+    def row(server: Server, kind: str, unit: str) -> dict[str, Any] | None:
+        rows = httpx.get(f"{server.url}/api/{kind}", timeout=5).json()[kind]
+        return next((r for r in rows if r["id"] == unit), None)
+
+    def until(what: str, ok: Any, seconds: float = 15) -> None:
+        deadline = time.monotonic() + seconds
+        while not ok():
+            assert time.monotonic() < deadline, what
+            time.sleep(0.2)
+
+    def everywhere(kind: str, unit: str, key: str | None = None, value: Any = None) -> bool:
+        """Every lobby lists the unit with ``key`` = ``value`` (no key: lists none)."""
+        rows = [row(s, kind, unit) for s in cluster.servers]
+        if key is None:
+            return all(r is None for r in rows)
+        return all(r is not None and r.get(key) == value for r in rows)
+
+    paused = call(asker, ops, "POST", "/api/admin/tables/d/pause", {"on": True, "reason": "x"})
+    assert paused.json() == {"ok": True, "status": "paused"}, paused.text
+    until("paused in every lobby", lambda: everywhere("tables", "d", "status", "paused"))
+    game = {"preset": "online", "structure": "no-limit", "small_blind": 2, "big_blind": 4,
+            "max_seats": 6, "draw_time_s": 2}  # fmt: skip
+    form = {"id": "d", "name": "test d", "game": game, "min_buy_in": 40, "max_buy_in": 400,
+            "action_time_s": 20, "time_bank_s": 0, "reason": "higher"}  # fmt: skip
+    changed = call(asker, ops, "POST", "/api/admin/tables/d", form)
+    assert changed.status_code == 200, changed.text
+    until("new stakes in every lobby", lambda: everywhere("tables", "d", "stakes", "2/4"))
+    closed = call(asker, ops, "POST", "/api/admin/tables/d/close", {"reason": "night"})
+    assert closed.json()["status"] == "closed", closed.text  # nobody sat there
+    until("gone from every lobby", lambda: everywhere("tables", "d"))
+    time.sleep(3)  # every process's take passes (0.2 s) have seen it free by now
+    assert cluster.owners()["d"] is None
+
+    later = {"id": "late", "name": "Late", "kind": "scheduled", "buy_in": 20, "fee": 2,
+             "first_start_s": 3600, "reason": "tonight"}  # fmt: skip
+    assert call(asker, ops, "POST", "/api/admin/tournaments", later).status_code == 200
+    cluster.units.append("s:late")
+    until("the tournament taken", lambda: cluster.owners()["s:late"] is not None)
+    player = watcher.guest()["token"]
+    before = watcher.me(player)["balance"]
+    joined = httpx.post(
+        watcher.url + "/api/tournaments/late/register",
+        cookies={"dp_session": player}, headers={"Origin": watcher.url}, timeout=10,
+    )  # fmt: skip
+    assert joined.status_code == 200, joined.text
+    canceller = next(s for s in cluster.servers if s is not cluster.owner_of("s:late"))
+    cancelled = call(canceller, login(canceller, "Ops"), "POST",
+                     "/api/admin/tournaments/late/cancel", {"reason": "quiet night"})  # fmt: skip
+    assert cancelled.json()["refunded"] == 1, cancelled.text
+    assert watcher.me(player)["balance"] == before
+    until("cancelled everywhere", lambda: everywhere("tournaments", "late"))
+    time.sleep(3)
+    assert cluster.owners()["s:late"] is None

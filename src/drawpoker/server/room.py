@@ -307,9 +307,12 @@ class Room:
         return {"connections": len(self.gateway.open), "units": len(self.held), "seated": seated}
 
     def series_unit(self, name: str) -> str | None:
-        """The unit that answers for a tournament (its id) or one of its runs."""
-        spec = name if name in self.specs else spec_of_run(name)
-        return f"s:{spec}" if spec in self.specs else None
+        """The unit that answers for a tournament (its id) or one of its runs: one
+        this process knows, or one the lobby lists (scheduled on another process
+        since this one last looked)."""
+        known = self.specs.keys() | self.lobby.tournament_rows.keys()
+        spec = name if name in known else spec_of_run(name)
+        return f"s:{spec}" if spec in known else None
 
     async def stop(self) -> None:
         for task in self._chores:
