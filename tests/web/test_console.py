@@ -359,3 +359,24 @@ def test_an_operator_schedules_changes_and_cancels_a_tournament(
     page.wait_for_selector(row, state="detached")
     lobby = httpx.get(server.url + "/api/tournaments").json()["tournaments"]
     assert "console-sng" not in {t["id"] for t in lobby}
+
+
+def test_the_console_fits_a_phone(open_page: Any, server: Server) -> None:
+    """Every panel on a phone in portrait: the page never scrolls sideways (wide
+    tables scroll inside their panel) and the forms' fields are reachable."""
+    staff(server, "Boss", "administrator")
+    page = console(open_page, server, "Boss", PHONE)
+    for panel in ("overview", "open-table", "tables", "tournaments", "players", "reports",
+                  "signals", "hands", "audit"):  # fmt: skip
+        page.locator(f"#{panel}").scroll_into_view_if_needed()
+    page.wait_for_selector('#tables tr[data-table="desk"]')
+    wide = page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    culprits = page.evaluate("""[...document.querySelectorAll('body *')]
+        .filter(e => e.getBoundingClientRect().right > window.innerWidth + 1)
+        .slice(0, 8).map(e => e.tagName + '#' + e.id + '.' + e.className + ' '
+        + Math.round(e.getBoundingClientRect().right))""")
+    assert wide, f"the console scrolls sideways on a phone: {culprits}"
+    box = page.locator("#c-open-table-reason").bounding_box()
+    assert box is not None
+    assert box["x"] >= 0
+    assert box["x"] + box["width"] <= PHONE["width"]
