@@ -185,7 +185,7 @@ def test_an_operator_bans_a_player_in_the_middle_of_a_hand(open_page: Any, serve
     page.wait_for_selector('#player-card dd[data-field="account"]:text("in good standing")')
     page.check("#c-ban")
     said = submit(page, "suspend", {"reason": "chip dumping ring"})
-    assert said == "Suspended for good; stood up at 1 tables."
+    assert said == "Suspended for good; stood up at 1 tables; unregistered from 0 tournaments."
     page.wait_for_selector('#player-card dd[data-field="account"]:text("banned")')
     player.console.allow("401")  # the banned page's requests, refused from now on
     player.console.allow("1008")
@@ -380,3 +380,22 @@ def test_the_console_fits_a_phone(open_page: Any, server: Server) -> None:
     assert box is not None
     assert box["x"] >= 0
     assert box["x"] + box["width"] <= PHONE["width"]
+
+
+def test_the_console_speaks_the_players_languages(open_page: Any, server: Server) -> None:
+    """The language the lobby keeps is the console's too, and it can be changed
+    on the page; the server's words (errors) stay as they come."""
+    staff(server, "Opsy", "operator")
+    page = console(open_page, server, "Opsy")
+    assert page.locator("#overview h2").text_content() == "The room"
+    page.select_option("#c-lang", "it")
+    page.wait_for_selector("html[lang=it][data-ready]")
+    assert page.locator("#overview h2").text_content() == "La sala"
+    assert page.locator("#tables h2").text_content() == "Tavoli cash"
+    assert "(operatore)" in page.locator("#who").inner_text()
+    page.select_option("#c-lang", "fi")
+    page.wait_for_selector("html[lang=fi][data-ready]")
+    assert page.locator("#tournaments > h2").text_content() == "Turnaukset"
+    page.click('#tables tr[data-table="desk"] button[data-order="pause"]')
+    assert "Kerro ensin syy" in page.locator("#tables-status").inner_text()
+    page.evaluate("localStorage.setItem('dp.lang', 'en')")

@@ -40,7 +40,7 @@ def test_every_language_has_every_key_with_the_same_placeholders() -> None:
 def test_every_key_the_client_uses_exists() -> None:
     english = load("en")
     used: set[str] = set()
-    for path in WEB.glob("*.js"):
+    for path in WEB.rglob("*.js"):  # the console too
         text = path.read_text("utf-8")
         used.update(re.findall(r"\bt\(\"([\w.\-]+)\"", text))
         used.update(f"{k}.{form}" for k in re.findall(r"\btn\(\"([\w.\-]+)\"", text)
