@@ -128,20 +128,29 @@ function openTable(refresh) {
 const APPLIES = { "now": "now", "when the hand in play ends": "hand_end", "from the next run": "next_run" };
 const saved = (r) => t(`console.saved.${APPLIES[r.applies] ?? "now"}`);
 
-/** Every cash table: change one (between hands), pause or resume it, close it. */
-function tablesPanel() {
-  const body = h("tbody");
-  const reason = input("table-reason", { maxlength: 500, "aria-label": t("console.f.reason") });
-  const status = h("p", { class: "status", role: "status", id: "tables-status" });
-  const editor = h("div", { id: "table-editor" });
+/** What a list of tables or tournaments needs for its orders: the reason typed
+ * above the list (each order refused on the page without one), the line that
+ * says how an order went, and a place for the change form. */
+function orders(kind, refresh) {
+  const reason = input(`${kind}-reason`, { maxlength: 500, "aria-label": t("console.f.reason") });
+  const status = h("p", { class: "status", role: "status", id: `${kind}s-status` });
+  const editor = h("div", { id: `${kind}-editor` });
   const say = (ok, text) => { status.textContent = text; status.className = ok ? "status ok" : "status error"; };
-  async function order(table, what, body, message) {
+  async function order(path, body, message) {
     if (!reason.value.trim()) return say(false, t("console.say_why"));
-    const reply = await api(`/api/admin/tables/${encodeURIComponent(table)}${what}`,
-      { method: "POST", body: { ...body, reason: reason.value.trim() } });
+    const reply = await api(path, { method: "POST", body: { ...body, reason: reason.value.trim() } });
     say(reply.ok, reply.ok ? message(reply.data) : reply.data?.error || t("console.refused"));
     refresh();
   }
+  return { reason, status, editor, order };
+}
+
+/** Every cash table: change one (between hands), pause or resume it, close it. */
+function tablesPanel() {
+  const body = h("tbody");
+  const { reason, status, editor, order: send } = orders("table", () => refresh());
+  const order = (table, what, fields, message) =>
+    send(`/api/admin/tables/${encodeURIComponent(table)}${what}`, fields, message);
   function edit(table) {
     clear(editor).append(tableForm("edit-table", t("console.change_title", { id: table.id }), table.config,
       t("console.save_change"), (fields) => post(`/api/admin/tables/${encodeURIComponent(table.id)}`, fields,
@@ -218,19 +227,10 @@ function tournamentForm(id, title, spec, submitText, send) {
  * page), change it, cancel it; and schedule a new one. */
 function tournamentsPanel() {
   const body = h("tbody");
-  const reason = input("tournament-reason", { maxlength: 500, "aria-label": t("console.f.reason") });
-  const status = h("p", { class: "status", role: "status", id: "tournaments-status" });
-  const editor = h("div", { id: "tournament-editor" });
-  const say = (ok, text) => { status.textContent = text; status.className = ok ? "status ok" : "status error"; };
-  async function cancel(tour) {
-    if (!reason.value.trim()) return say(false, t("console.say_why"));
-    const reply = await api(`/api/admin/tournaments/${encodeURIComponent(tour.id)}/cancel`,
-      { method: "POST", body: { reason: reason.value.trim() } });
-    say(reply.ok, reply.ok ? t(reply.data.playing.length ? "console.cancelled_playing" : "console.cancelled",
-      { id: tour.id, n: reply.data.refunded, runs: reply.data.playing.length })
-      : reply.data?.error || t("console.refused"));
-    refresh();
-  }
+  const { reason, status, editor, order } = orders("tournament", () => refresh());
+  const cancel = (tour) => order(`/api/admin/tournaments/${encodeURIComponent(tour.id)}/cancel`, {},
+    (r) => t(r.playing.length ? "console.cancelled_playing" : "console.cancelled",
+      { id: tour.id, n: r.refunded, runs: r.playing.length }));
   function edit(tour) {
     clear(editor).append(tournamentForm("edit-tournament", t("console.change_title", { id: tour.id }), tour.spec,
       t("console.save_change"), (fields) => post(`/api/admin/tournaments/${encodeURIComponent(tour.id)}`, fields,
