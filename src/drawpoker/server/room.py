@@ -310,7 +310,8 @@ class Room:
         """The unit that answers for a tournament (its id) or one of its runs: one
         this process knows, or one the lobby lists (scheduled on another process
         since this one last looked)."""
-        known = self.specs.keys() | self.lobby.tournament_rows.keys()
+        listed = {i for i, row in self.lobby.tournament_rows.items() if row.status != "closed"}
+        known = self.specs.keys() | listed
         spec = name if name in known else spec_of_run(name)
         return f"s:{spec}" if spec in known else None
 

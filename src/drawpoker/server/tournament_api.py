@@ -17,6 +17,7 @@ from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
 from drawpoker.server.auth import Account
+from drawpoker.server.bus import Moving, NoOwner
 from drawpoker.server.rest import account_of, authed, error, json_response, room_of
 from drawpoker.server.tournament.run import Refused
 
@@ -29,7 +30,10 @@ async def list_tournaments(request: Request) -> Response:
     for row in room.lobby.tournaments():
         data: dict[str, Any] = msgspec.to_builtins(row)
         if account is not None:
-            data["you"] = await room.bus.ask(f"s:{row.id}", "you", {"account": account})
+            try:
+                data["you"] = await room.bus.ask(f"s:{row.id}", "you", {"account": account})
+            except NoOwner:  # moving to another process: where you stand, in a moment
+                data["you"] = None
         rows.append(data)
     return json_response({"tournaments": rows})
 
@@ -38,10 +42,20 @@ async def tournament_detail(request: Request) -> Response:
     tid = request.path_params["tournament"]
     room = room_of(request)
     unit = room.series_unit(tid)
-    detail = None if unit is None else await room.bus.ask(unit, "detail", {"name": tid})
+    try:
+        detail = None if unit is None else await room.bus.ask(unit, "detail", {"name": tid})
+    except NoOwner as problem:
+        return _unowned(tid, problem)
     if detail is None:
         return error(404, f"no tournament {tid!r}")
     return json_response(detail)
+
+
+def _unowned(tid: str, problem: NoOwner) -> Response:
+    """Nobody answers for the tournament: it is gone (404), or moving (503)."""
+    if isinstance(problem, Moving):
+        return error(503, f"{tid} is moving to another server; try again in a moment")
+    return error(404, f"no tournament {tid!r}")
 
 
 async def _change(request: Request, account: Account, *, join: bool) -> Response:
@@ -55,6 +69,8 @@ async def _change(request: Request, account: Account, *, join: bool) -> Response
         result = await room.bus.ask(unit, op, {"account": account, "name": tid})
     except Refused as problem:
         return error(problem.status, str(problem))
+    except NoOwner as problem:
+        return _unowned(tid, problem)
     return json_response(result)
 
 
