@@ -51,6 +51,9 @@ async def _bad_input(server: Server) -> None:
     hand_id = turn["hand_id"]
     actor, other = (a, b) if turn["seat"] == 1 else (b, a)
     await actor.wait(lambda f: f["type"] == "event" and f["event"]["type"] == "Legal")
+    # Every watcher has the hand up to its first turn before any frame is counted
+    # (each connection is served on its own, so one may still be catching up).
+    await other.wait(lambda f: f["type"] == "event" and f["event"] == turn)
     legal = actor.events("t2")[-1]["legal"]
     assert legal["max_to"] > 0
     base = {"table": "t2", "hand_id": hand_id}

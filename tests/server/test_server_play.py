@@ -29,12 +29,14 @@ async def play(
     discard: int = 5,
 ) -> None:
     """Act on every ``Legal`` for me: draw ``discard`` cards, else check, else call
-    (fold above ``max_call``); once each ``skip`` kind ("bet", "draw") of hand
-    number n, do nothing (the clock runs out)."""
+    (fold above ``max_call``); once each ``skip`` kind ("bet", "draw") of the
+    n-th hand I act in, do nothing (the clock runs out). Hands are counted by my
+    own decisions, not by the hands started: a hand dealt before I sat, or while
+    I wait for the big blind, is not mine."""
     done: set[tuple[str, int]] = set()
     streets: set[tuple[str, str]] = set()
+    mine: list[str] = []  # the hands I acted in, in order
     seen = 0
-    hands = 0
     while not stop.is_set():
         with contextlib.suppress(TimeoutError):
             await client.wait(lambda f: False, timeout=0.05, start=seen)
@@ -44,10 +46,11 @@ async def play(
             if f["type"] != "event" or f["table"] != table_id:
                 continue
             e = f["event"]
-            if e["type"] == "HandStarted":
-                hands += 1
             if e["type"] != "Legal":
                 continue
+            if e["hand_id"] not in mine:
+                mine.append(e["hand_id"])
+            hands = len(mine)
             legal = e["legal"]
             key = (e["hand_id"], f["v"])
             if key in done:
