@@ -23,6 +23,13 @@ from drawpoker.server.store import audit_log
 MAX_REASON = 500
 
 
+def changes(before: str, after: str) -> dict[str, list[Any]]:
+    """What an edit changed, field by field, from two JSON objects (a config as it
+    was and as it is): ``{field: [before, after]}``, for an audit entry."""
+    old, new = json.loads(before), json.loads(after)
+    return {key: [old.get(key), value] for key, value in new.items() if old.get(key) != value}
+
+
 def command_line() -> str:
     """The actor of a change made with ``drawpoker admin``."""
     return f"command line ({getpass.getuser()}@{socket.gethostname()})"[:80]

@@ -8,7 +8,6 @@ helper changes it."""
 
 from __future__ import annotations
 
-import json
 import logging
 import time
 from typing import TYPE_CHECKING, Any
@@ -123,9 +122,7 @@ class Operators:
             self.desk.table.check_config(new.room_config())
         except RoomError as problem:
             raise TableError("bad_config", str(problem)) from None
-        before, after = json.loads(self.desk.config.to_json()), json.loads(new.to_json())
-        changed = {key: [before.get(key), value] for key, value in after.items()
-                   if before.get(key) != value}  # fmt: skip
+        changed = audit.changes(self.desk.config.to_json(), new.to_json())
 
         def txn(c: Connection) -> None:
             c.execute(

@@ -26,7 +26,7 @@ from sqlalchemy import Connection
 from drawpoker.protocol.server import LevelInfo, RunRow, TournamentRow
 from drawpoker.room.tournament import Status, Tournament
 from drawpoker.room.tournament_orders import HandFinished
-from drawpoker.server import ledger
+from drawpoker.server import audit, ledger
 from drawpoker.server.auth import Account, ensure_bot
 from drawpoker.server.bus import Bus
 from drawpoker.server.mailbox import Mailbox
@@ -259,8 +259,7 @@ class Series:
             raise Refused(400, f"this is tournament {self.spec.id}, not {new.id}")
         if new.kind != self.spec.kind:
             raise Refused(400, "a tournament's kind does not change: schedule a new one")
-        before, after = json.loads(self.spec.to_json()), json.loads(new.to_json())
-        changed = {k: [before.get(k), v] for k, v in after.items() if before.get(k) != v}
+        changed = audit.changes(self.spec.to_json(), new.to_json())
         await self.store.run(
             lambda c: save_spec(c, new, "open", by=by, reason=reason, action="edit-tournament",
                                 detail={"changed": changed})
