@@ -73,15 +73,14 @@ class Room:
     async def start(self) -> None:
         if self.bus.alone:  # the only process: whatever a previous one left is over
             await self._cancel(cancel_unfinished)
-        for closed in await self.store.run(staff.closed_tables):
-            self.configs.pop(closed, None)
-        for config in await self.store.run(staff.console_tables):
-            self.configs[config.id] = config  # the console's config wins over the file's
+        configs, closed = await self.store.run(staff.console_tables)
         specs, cancelled = await self.store.run(stored.console_tournaments)
+        for table in closed:
+            self.configs.pop(table, None)
         for spec_id in cancelled:
             self.specs.pop(spec_id, None)
-        for spec in specs:
-            self.specs[spec.id] = spec  # ... and so does its tournament's
+        self.configs.update((config.id, config) for config in configs)  # the console's wins
+        self.specs.update((spec.id, spec) for spec in specs)  # over the room file's
         await self.bus.start(self)
         chores = [self._check_books()]
         if not self.bus.alone:  # tables opened, accounts suspended, on other processes
@@ -94,14 +93,6 @@ class Room:
             for instance in await self.store.run(refund_abandoned, resumed):
                 log.warning("tournament %s is not in the room any more; refunded", instance)
         self.lobby.start()
-
-    def _add_configs(self, configs: list[TableConfig]) -> list[TableConfig]:
-        """The tables among ``configs`` the room did not have: added (a room file's
-        table keeps its own config)."""
-        new = [config for config in configs if config.id not in self.configs]
-        for config in new:
-            self.configs[config.id] = config
-        return new
 
     async def open_table(self, config: TableConfig, *, by: Account, reason: str) -> None:
         """An operator's new cash table: stored (and audited), then played -- here
@@ -125,12 +116,11 @@ class Room:
         """Add the tables and tournaments operators opened since the last look; the
         only process takes them at once (on a shared bus, the bus's passes share
         them out)."""
-        opened = await self.store.run(staff.console_tables, set(self.configs))
+        configs, _ = await self.store.run(staff.console_tables, set(self.configs))
         specs, _ = await self.store.run(stored.console_tournaments, set(self.specs))
-        new = [f"t:{config.id}" for config in self._add_configs(opened)]
-        for spec in specs:
-            self.specs[spec.id] = spec
-            new.append(f"s:{spec.id}")
+        self.configs.update((config.id, config) for config in configs)
+        self.specs.update((spec.id, spec) for spec in specs)
+        new = [f"t:{config.id}" for config in configs] + [f"s:{spec.id}" for spec in specs]
         if self.bus.alone:
             for unit in new:
                 await self.take(unit)

@@ -251,24 +251,22 @@ def open_table(conn: Connection, config: TableConfig, *, by: Account | None, rea
     record(conn, by, "open-table", config.id, reason, json.loads(config.to_json()))
 
 
-def console_tables(conn: Connection, known: Collection[str] = ()) -> list[TableConfig]:
+def console_tables(
+    conn: Connection, known: Collection[str] = ()
+) -> tuple[list[TableConfig], set[str]]:
     """The cash tables operators opened or changed and did not close, by id, but
-    those ``known`` already. (The console's config of a room file's table wins
-    over the file's from the first change on.)"""
+    those ``known`` already; and the ids of those they closed, which the room
+    does not open again. (The console's config of a room file's table wins over
+    the file's from the first change on.)"""
     rows = conn.execute(
-        select(tables.c.id, tables.c.config)
-        .where(tables.c.origin == "console", tables.c.status != "closed")
-        .order_by(tables.c.id)
-    )
-    return [
-        TableConfig.from_dict(json.loads(config)) for table, config in rows if table not in known
+        select(tables.c.id, tables.c.config, tables.c.origin, tables.c.status).order_by(tables.c.id)
+    ).all()
+    configs = [
+        TableConfig.from_dict(json.loads(row.config))
+        for row in rows
+        if row.origin == "console" and row.status != "closed" and row.id not in known
     ]
-
-
-def closed_tables(conn: Connection) -> set[str]:
-    """The cash tables operators closed: the room does not open them again."""
-    rows = conn.execute(select(tables.c.id).where(tables.c.status == "closed"))
-    return {str(table) for (table,) in rows}
+    return configs, {str(row.id) for row in rows if row.status == "closed"}
 
 
 def stored_table(conn: Connection, table_id: str) -> tuple[TableConfig | None, str]:
