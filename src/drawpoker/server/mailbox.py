@@ -18,6 +18,10 @@ from drawpoker.errors import DrawPokerError
 
 log = logging.getLogger("drawpoker.server")
 
+class MailboxClosed(DrawPokerError):
+    """The actor stopped (its unit is let go): the command was not carried out."""
+
+
 Command = tuple[Callable[..., Awaitable[Any]], tuple[Any, ...], "asyncio.Future[Any] | None"]
 
 
@@ -33,11 +37,16 @@ class Mailbox:
         self.task = asyncio.create_task(self._loop(), name=self.name)
 
     async def stop(self) -> None:
-        """Stop handling commands (the one being handled is cancelled) and timers."""
+        """Stop handling commands (the one being handled is cancelled) and timers;
+        those still queued are refused (``MailboxClosed``), none left waiting."""
         self.stopped = True
         for handle in self._timers:
             handle.cancel()
         self._timers.clear()
+        while not self.queue.empty():
+            _fn, _args, fut = self.queue.get_nowait()
+            if fut is not None and not fut.done():
+                fut.set_exception(MailboxClosed(f"{self.name} stopped"))
         task = self.task
         if task is not None and task is not asyncio.current_task():
             task.cancel()
@@ -48,7 +57,7 @@ class Mailbox:
 
     async def call(self, fn: Callable[..., Awaitable[Any]], *args: Any) -> Any:
         if self.stopped:
-            raise DrawPokerError(f"{self.name} is closed")
+            raise MailboxClosed(f"{self.name} is closed")
         fut: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         self.queue.put_nowait((fn, args, fut))
         return await fut
@@ -82,9 +91,9 @@ class Mailbox:
             fn, args, fut = await self.queue.get()
             try:
                 result = await fn(*args)
-            except asyncio.CancelledError:
+            except asyncio.CancelledError:  # stopped in the middle of it
                 if fut is not None and not fut.done():
-                    fut.cancel()
+                    fut.set_exception(MailboxClosed(f"{self.name} stopped"))
                 raise
             except (DrawPokerError, ValueError) as error:
                 if fut is not None and not fut.done():

@@ -9,9 +9,9 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
-from drawpoker.server.bus import Bus, NoOwner
+from drawpoker.server.bus import Bus, Moving, NoOwner
 from drawpoker.server.errors import TableError
-from drawpoker.server.mailbox import Mailbox
+from drawpoker.server.mailbox import Mailbox, MailboxClosed
 
 log = logging.getLogger("drawpoker.server")
 
@@ -60,7 +60,10 @@ class Owner:
     async def dispatch(self, unit: str, op: str, args: dict[str, Any]) -> Any:
         """Carry out ``op`` in the unit's mailbox and answer (a refusal raises)."""
         actor, fn = self._op(unit, op)
-        return await actor.mailbox.call(functools.partial(fn, **args))
+        try:
+            return await actor.mailbox.call(functools.partial(fn, **args))
+        except MailboxClosed:  # let go meanwhile: closed, or taken by another process
+            raise Moving(unit) from None
 
     def post(self, unit: str, op: str, args: dict[str, Any]) -> None:
         """Carry out ``op`` in the unit's mailbox; nobody waits for the answer."""
