@@ -228,20 +228,45 @@ async def adjust(request: Request, account: Account) -> Response:
     return json_response({"ok": True, "transaction": tx})
 
 
-def _table_config(body: NewTable) -> tuple[TableConfig, str]:
-    """A table's config from a request's fields, checked; and the reason."""
-    fields = msgspec.structs.asdict(body)
+async def _form(
+    request: Request, body: type[NewTable] | type[NewTournament], changing: str | None = None
+) -> tuple[dict[str, Any], str]:
+    """A table's or tournament's fields from the request, and the reason. A change
+    (``changing``: the address's parameter naming it) must be about that one."""
+    fields = msgspec.structs.asdict(await read_body(request, body))
     reason = fields.pop("reason")
-    config = TableConfig(rules=fields.pop("game"), **fields)
+    if changing is not None and fields["id"] != request.path_params[changing]:
+        there = request.path_params[changing]
+        raise AuthError(f"the body is for {changing} {fields['id']!r}, the address for {there!r}")
+    return fields, reason
+
+
+def _table_config(fields: dict[str, Any], base: TableConfig | None = None) -> TableConfig:
+    """A table's config from a form's fields, checked (``base``: the table's config
+    now, whose fields the form does not show are kept)."""
+    rules = fields.pop("game")
+    config = (
+        dataclasses.replace(base, rules=rules, **fields)
+        if base
+        else TableConfig(rules=rules, **fields)
+    )
     try:
-        rules = config.build_rules()
+        built = config.build_rules()
     except (DrawPokerError, TypeError, ValueError) as problem:
         raise AuthError(f"the game: {problem}") from None
     if config.min_buy_in > config.max_buy_in:
         raise AuthError("the minimum buy-in is above the maximum")
-    if config.bots >= rules.max_seats:
-        raise AuthError(f"{config.bots} bots would fill all {rules.max_seats} seats")
-    return config, reason
+    if config.bots >= built.max_seats:
+        raise AuthError(f"{config.bots} bots would fill all {built.max_seats} seats")
+    return config
+
+
+def _spec(fields: dict[str, Any], base: TournamentSpec | None = None) -> TournamentSpec:
+    """A tournament from a form's fields, checked (``base``: as :func:`_table_config`)."""
+    try:
+        return dataclasses.replace(base, **fields) if base else TournamentSpec(**fields)
+    except (InvalidConfig, TypeError, ValueError) as problem:
+        raise AuthError(str(problem)) from None
 
 
 @for_role("operator")
@@ -251,27 +276,22 @@ async def table_list(request: Request, account: Account) -> Response:
 
 @for_role("operator")
 async def open_table(request: Request, account: Account) -> Response:
-    config, reason = _table_config(await read_body(request, NewTable))
+    fields, reason = await _form(request, NewTable)
+    config = _table_config(fields)
     await room_of(request).open_table(config, by=account, reason=reason)
     return json_response({"ok": True, "table": config.id})
 
 
 @for_role("operator")
 async def edit_table(request: Request, account: Account) -> Response:
-    """A table's new config (the whole of it, as ``POST /api/admin/tables``), applied
+    """A table's new config (the whole form, as ``POST /api/admin/tables``), applied
     at once between hands, else when the hand in play ends."""
-    config, reason = _table_config(await read_body(request, NewTable))
-    table = request.path_params["table"]
-    if config.id != table:
-        raise AuthError(f"the body is for table {config.id!r}, the address for {table!r}")
+    fields, reason = await _form(request, NewTable, "table")
     room = room_of(request)
-    old = room.configs.get(table)
-    if old is not None:  # what the form does not show stays as it was
-        keep = ("disconnect_grace_s", "sit_out_leave_s", "bot_think_s", "bot_kinds", "kind",
-                "seat_offer_s", "reveal_seed")  # fmt: skip
-        config = dataclasses.replace(config, **{key: getattr(old, key) for key in keep})
+    config = _table_config(fields, room.configs.get(fields["id"]))
     plain = json.loads(config.to_json())
-    detail = await _ask(room, f"t:{table}", "reconfigure", by=account, reason=reason, config=plain)
+    detail = await _ask(room, f"t:{config.id}", "reconfigure", by=account, reason=reason,
+                        config=plain)  # fmt: skip
     return json_response({"ok": True, **detail})
 
 
@@ -292,13 +312,6 @@ async def close_table(request: Request, account: Account) -> Response:
     return json_response({"ok": True, **detail})
 
 
-def _spec(fields: dict[str, Any], base: TournamentSpec | None = None) -> TournamentSpec:
-    try:
-        return dataclasses.replace(base, **fields) if base else TournamentSpec(**fields)
-    except (InvalidConfig, TypeError, ValueError) as problem:
-        raise AuthError(str(problem)) from None
-
-
 @for_role("operator")
 async def tournament_list(request: Request, account: Account) -> Response:
     room = room_of(request)
@@ -311,8 +324,7 @@ async def tournament_list(request: Request, account: Account) -> Response:
 
 @for_role("operator")
 async def schedule_tournament(request: Request, account: Account) -> Response:
-    fields = msgspec.structs.asdict(await read_body(request, NewTournament))
-    reason = fields.pop("reason")
+    fields, reason = await _form(request, NewTournament)
     spec = _spec(fields)
     await room_of(request).open_tournament(spec, by=account, reason=reason)
     return json_response({"ok": True, "tournament": spec.id})
@@ -322,11 +334,8 @@ async def schedule_tournament(request: Request, account: Account) -> Response:
 async def edit_tournament(request: Request, account: Account) -> Response:
     """A tournament's new terms (what the form does not show stays as it was):
     from its next run, and at once for a run nobody has registered for yet."""
-    fields = msgspec.structs.asdict(await read_body(request, NewTournament))
-    reason = fields.pop("reason")
-    name, room = request.path_params["tournament"], room_of(request)
-    if fields["id"] != name:
-        raise AuthError(f"the body is for tournament {fields['id']!r}, the address for {name!r}")
+    fields, reason = await _form(request, NewTournament, "tournament")
+    name, room = fields["id"], room_of(request)
     old = room.specs.get(name)
     if old is None:
         raise staff.NotFound(f"there is no tournament {name!r}")
