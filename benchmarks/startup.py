@@ -55,6 +55,25 @@ def _once(cmd: list[str]) -> float:
     return wall
 
 
+def ratio_table(title: str, times: dict[str, list[float]], base: str) -> Table:
+    """Each command's median and range (ms), and its median against ``base``'s: the
+    ratio and how far over it."""
+    floor = statistics.median(times[base])
+    table = Table(title=title)
+    for column in ("command", "median ms", "range ms", f"× {base}", "over it"):
+        table.add_column(column, justify="left" if column == "command" else "right")
+    for name, values in times.items():
+        median = statistics.median(values)
+        table.add_row(
+            name,
+            f"{median:.0f}",
+            f"{min(values):.0f}–{max(values):.0f}",
+            f"{median / floor:.2f}",
+            f"{median - floor:+.0f} ms",
+        )
+    return table
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=15)
@@ -66,20 +85,8 @@ def main() -> None:
     for _ in range(args.runs):
         for name, cmd in commands.items():
             times[name].append(_once(cmd))
-    base = statistics.median(times["python -c pass"])
-    table = Table(title=f"Start-up, median of {args.runs} runs (target: under {TARGET_MS:.0f} ms)")
-    for column in ("command", "median ms", "range ms", "× python -c pass", "over the bare"):
-        table.add_column(column, justify="left" if column == "command" else "right")
-    for name, values in times.items():
-        median = statistics.median(values)
-        table.add_row(
-            name,
-            f"{median:.0f}",
-            f"{min(values):.0f}–{max(values):.0f}",
-            f"{median / base:.1f}",
-            f"+{median - base:.0f} ms",
-        )
-    Console().print(table)
+    title = f"Start-up, median of {args.runs} runs (target: under {TARGET_MS:.0f} ms)"
+    Console().print(ratio_table(title, times, "python -c pass"))
 
 
 if __name__ == "__main__":

@@ -33,7 +33,6 @@ import argparse
 import fcntl
 import os
 import re
-import statistics
 import struct
 import subprocess
 import sys
@@ -43,7 +42,8 @@ import threading
 import time
 
 from rich.console import Console
-from rich.table import Table
+
+from startup import ratio_table  # this folder's: run as a script
 
 TARGET_MS = 150.0
 _READY_RE = re.compile(rb"first screen ([0-9.]+) ms")
@@ -180,23 +180,12 @@ def main() -> None:
         for _ in range(args.runs):
             for name, cmd in commands.items():
                 times[name].append(_once(cmd, args.terminal, pycache))
-    floor = statistics.median(times["Textual, bare app"])
     driver = "a pseudo-terminal" if args.terminal else "headless"
-    table = Table(
-        title=f"Time to the first screen ({driver}), median of {args.runs} runs "
+    title = (
+        f"Time to the first screen ({driver}), median of {args.runs} runs "
         f"(target: under {TARGET_MS:.0f} ms)"
     )
-    for column in ("command", "median ms", "range ms", "× bare Textual app", "over it"):
-        table.add_column(column, justify="left" if column == "command" else "right")
-    for name, values in times.items():
-        median = statistics.median(values)
-        table.add_row(
-            name,
-            f"{median:.0f}",
-            f"{min(values):.0f}–{max(values):.0f}",
-            f"{median / floor:.2f}",
-            f"{median - floor:+.0f} ms",
-        )
+    table = ratio_table(title, times, "Textual, bare app")
     Console(width=100).print(table)
 
 
