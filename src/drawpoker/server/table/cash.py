@@ -646,9 +646,8 @@ class CashDesk:
     # ------------------------------------------------------------ hands
 
     def deal_after(self, delay: float) -> None:
-        if self.status != "open" or self._next_hand_due or self.actor.mailbox.stopped:
-            return
-        if self.table.in_hand:
+        due = self._next_hand_due or self.table.in_hand  # (a hand's end deals the next)
+        if due or self.status != "open" or self.actor.mailbox.stopped:
             return
         self._next_hand_due = True
         self.actor.mailbox.later(delay, self._start_hand)
