@@ -62,6 +62,11 @@ def _flows(nets: dict[int, int]) -> dict[tuple[int, int], float]:
     }
 
 
+def _pair(first: int, second: int) -> tuple[tuple[int, int], int]:
+    """The pair's key (lower account id first) and ``first``'s side in it (0 or 1)."""
+    return ((first, second), 0) if first < second else ((second, first), 1)
+
+
 def _faced(history: list[Any]) -> list[tuple[int, int, bool]]:
     """(seat acting, seat whose bet it faced, folded?) for each action after a bet."""
     seen: list[tuple[int, int, bool]] = []
@@ -113,17 +118,16 @@ def pairs(conn: Connection, days: float = 7.0, limit: int = 50) -> list[dict[str
         for (loser, winner), chips in _flows(nets.get(row.id, {})).items():
             if loser in bots or winner in bots:
                 continue
-            key = (min(loser, winner), max(loser, winner))
-            found[key].flow += chips if loser == key[0] else -chips
+            key, side = _pair(loser, winner)
+            found[key].flow += -chips if side else chips
         for seat, against, folded in _faced(json.loads(row.history or "[]")):
             actor, aggressor = seats.get(seat), seats.get(against)
             if actor is None or aggressor is None or {actor, aggressor} & bots:
                 continue
-            key = (min(actor, aggressor), max(actor, aggressor))
-            side = 0 if actor == key[0] else 1
+            key, side = _pair(actor, aggressor)
             found[key].faced[side] += 1
             found[key].folded[side] += folded
-    shared = _shared_addresses(conn, {a for key in found for a in key})
+    shared = _addresses(conn, {a for key in found for a in key})  # to intersect by pair
     ranked = sorted(
         found.items(),
         key=lambda item: (len(shared[item[0][0]] & shared[item[0][1]]), abs(item[1].flow)),
@@ -153,7 +157,7 @@ def pairs(conn: Connection, days: float = 7.0, limit: int = 50) -> list[dict[str
     ]
 
 
-def _shared_addresses(conn: Connection, account_ids: set[int]) -> dict[int, set[str]]:
+def _addresses(conn: Connection, account_ids: set[int]) -> dict[int, set[str]]:
     """Each account's log-in addresses."""
     found: dict[int, set[str]] = defaultdict(set)
     wanted = sorted(account_ids)
