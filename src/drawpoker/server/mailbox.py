@@ -18,6 +18,7 @@ from drawpoker.errors import DrawPokerError
 
 log = logging.getLogger("drawpoker.server")
 
+
 class MailboxClosed(DrawPokerError):
     """The actor stopped (its unit is let go): the command was not carried out."""
 
