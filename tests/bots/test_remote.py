@@ -160,8 +160,11 @@ def test_remote_bots_survive_a_server_restart(tmp_path: Path) -> None:
     """The server is killed mid-session and started again (a new epoch): the bots
     reconnect, resync from a fresh snapshot and play on; the cancelled hand's
     chips went back to the stacks, so every chip is still counted."""
-    # Fixed limit: nobody can bust in six hands, so both reach the crash.
+    # Fixed limit, capped heads-up too: a hand costs at most 4 small and 4 big bets
+    # (24 chips), so nobody busts 200 in the seven or eight hands either plays and
+    # both reach the crash. Uncapped (R15's cash default) a raise war busted one.
     phoenix = table("phoenix", think=(0.01, 0.02), structure="fixed-limit")
+    phoenix["rules"]["fl_cap_lifted_heads_up"] = False
     server = Server(tmp_path, None, [phoenix]).start()
     try:
 
