@@ -96,6 +96,7 @@ class Generator:
         self.pending: dict[str, tuple[float, int]] = {}  # table -> (sent at, seat)
         self.latencies: list[float] = []
         self.actions = 0
+        self.received = [0, 0]  # websocket messages, frames (while measuring)
         self.errors: list[str] = []
         self.timeouts = 0
         self.measuring = False
@@ -117,7 +118,11 @@ class Generator:
                 closer = asyncio.create_task(self._close_on_stop(ws))
                 async for message in ws:
                     now = time.perf_counter()
-                    for text in message.split("\n"):  # frames, a line each
+                    frames = message.split("\n")  # a line each
+                    if self.measuring:
+                        self.received[0] += 1
+                        self.received[1] += len(frames)
+                    for text in frames:
                         self._frame(ws, rng, table, seat, json.loads(text), now, counter)
                 closer.cancel()
         except (OSError, websockets.WebSocketException) as error:
@@ -196,6 +201,7 @@ class Generator:
         return {
             "latencies": self.latencies,
             "actions": self.actions,
+            "received": self.received,
             "errors": self.errors,
             "timeouts": self.timeouts,
             "cpu": time.process_time(),
@@ -380,6 +386,8 @@ def run_load(
         return 1000 * latencies[min(len(latencies) - 1, int(p * len(latencies)))]
 
     actions = sum(r["actions"] for r in results)
+    messages = sum(r["received"][0] for r in results)
+    frames = sum(r["received"][1] for r in results)
     spent = {key: costs1[key] - costs0[key] for key in costs0}
     hands = spent.pop("hands")
     per_hand = {f"{key}_per_hand": round(value / hands, 2) for key, value in spent.items()}
@@ -391,6 +399,8 @@ def run_load(
         "actions": actions,
         "actions_per_s": round(actions / wall, 1),
         "samples": len(latencies),
+        "messages_per_action": round(messages / actions, 2) if actions else None,
+        "frames_per_action": round(frames / actions, 2) if actions else None,
         "p50_ms": round(pct(0.50), 2),
         "p95_ms": round(pct(0.95), 2),
         "p99_ms": round(pct(0.99), 2),
@@ -457,7 +467,9 @@ def main() -> int:
             )
             costs = {k: v for k, v in result.items() if k.endswith("_per_hand")}
             print(
-                f"      {result['hands_per_s']} hands/s; a hand: "
+                f"      {result['hands_per_s']} hands/s; an action: "
+                f"{result['messages_per_action']} websocket messages, "
+                f"{result['frames_per_action']} frames; a hand: "
                 + ", ".join(f"{k.removesuffix('_per_hand')} {v}" for k, v in costs.items())
             )
             for example in result["error_examples"]:
