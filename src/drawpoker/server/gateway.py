@@ -117,6 +117,7 @@ class Connection:
         try:
             while True:
                 await self.ready.wait()
+                await asyncio.sleep(0)  # what the same step queues next (an Ok) goes along
                 self.ready.clear()
                 outbox = self.outbox
                 while outbox:
