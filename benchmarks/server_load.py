@@ -3,7 +3,9 @@
 Starts a server on 127.0.0.1 (a free port, a fresh SQLite file in a temporary
 directory, ceil(N/6) six-max no-limit tables and no house bots), creates N
 guest accounts, seats them, and lets each act after a random 0.2–1 s think
-time for T seconds. Reports actions/s, the latency from a client's action to
+time. The measurement starts once every sit is answered and ``--warmup``
+seconds of play have passed (the buy-ins are not what is measured) and lasts
+T seconds. Reports actions/s, the latency from a client's action to
 the resulting event at every client of the table (p50/p95/p99), errors and
 timeouts, and the server's CPU and memory.
 
@@ -100,6 +102,8 @@ class Generator:
         self.errors: list[str] = []
         self.timeouts = 0
         self.measuring = False
+        self.answered = 0  # clients whose sit was answered (seated, or refused: an error)
+        self.all_answered = asyncio.Event()
         self.stop = asyncio.Event()
         self.acting: set[asyncio.Task[None]] = set()
 
@@ -115,6 +119,7 @@ class Generator:
                     json.dumps({"type": "sit", "table": table, "seat": seat, "buy_in": 400})
                 )
                 counter = [0]
+                sat = False
                 closer = asyncio.create_task(self._close_on_stop(ws))
                 async for message in ws:
                     now = time.perf_counter()
@@ -123,11 +128,20 @@ class Generator:
                         self.received[0] += 1
                         self.received[1] += len(frames)
                     for text in frames:
-                        self._frame(ws, rng, table, seat, json.loads(text), now, counter)
+                        frame = json.loads(text)
+                        if not sat and frame["type"] in ("ok", "error"):  # the sit's answer
+                            sat = True
+                            self._sat()
+                        self._frame(ws, rng, table, seat, frame, now, counter)
                 closer.cancel()
         except (OSError, websockets.WebSocketException) as error:
             if not self.stop.is_set():
                 self.errors.append(f"connection: {error!r}")
+
+    def _sat(self) -> None:
+        self.answered += 1
+        if self.answered == len(self.tokens):
+            self.all_answered.set()
 
     def _frame(
         self,
@@ -188,9 +202,13 @@ class Generator:
         with contextlib.suppress(websockets.WebSocketException):
             await ws.send(json.dumps(message))
 
-    async def run(self, warmup: float) -> dict[str, Any]:
+    async def run(self, ready: Any, go: Any) -> dict[str, Any]:
+        """Seat every client, say so on ``ready``, play, and measure from ``go`` on."""
         tasks = [asyncio.create_task(self.client(*t)) for t in self.tokens]
-        await asyncio.sleep(warmup)
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self.all_answered.wait(), 300)
+        ready.put(self.answered)
+        await asyncio.to_thread(go.wait, 600)
         self.measuring = True
         await asyncio.sleep(self.seconds)
         self.measuring = False
@@ -209,12 +227,12 @@ class Generator:
 
 
 def _generator_main(
-    url: str, tokens: list[tuple[str, str, int]], seconds: float, warmup: float, out: Any
+    url: str, tokens: list[tuple[str, str, int]], seconds: float, ready: Any, go: Any, out: Any
 ) -> None:
     gc.collect()
     gc.freeze()
     gc.set_threshold(50_000, 50, 1000)  # as the server: fewer pauses in the measurements
-    out.put(asyncio.run(Generator(url, tokens, seconds).run(warmup)))
+    out.put(asyncio.run(Generator(url, tokens, seconds).run(ready, go)))
 
 
 def _postgresql(sql: str) -> None:
@@ -329,7 +347,7 @@ def run_load(
                 for i in range(clients)
             ]
         ctx = mp.get_context("spawn")
-        out = ctx.Queue()
+        out, ready, go = ctx.Queue(), ctx.Queue(), ctx.Event()
         per_table: dict[str, list[tuple[str, str, int]]] = {}
         for t in tokens:
             per_table.setdefault(t[1], []).append(t)
@@ -339,13 +357,16 @@ def run_load(
         generators = [
             ctx.Process(
                 target=_generator_main,
-                args=(f"ws://127.0.0.1:{port}/ws", share, seconds, warmup, out),
+                args=(f"ws://127.0.0.1:{port}/ws", share, seconds, ready, go, out),
             )
             for share in shares
         ]
         for w in generators:
             w.start()
+        # Everyone seated (the buy-ins are not what is measured), then play a while.
+        seated = sum(ready.get(timeout=330) for _ in generators)
         time.sleep(warmup)
+        go.set()
         cpu0, _ = tree_stats(server.pid)
         costs0 = _costs(base, database if workers else None)
         t0 = time.monotonic()
@@ -393,6 +414,7 @@ def run_load(
     per_hand = {f"{key}_per_hand": round(value / hands, 2) for key, value in spent.items()}
     return {
         "clients": clients,
+        "seated": seated,
         "workers": workers,
         "tables": tables,
         "seconds": round(wall, 1),
@@ -472,6 +494,8 @@ def main() -> int:
                 f"{result['frames_per_action']} frames; a hand: "
                 + ", ".join(f"{k.removesuffix('_per_hand')} {v}" for k, v in costs.items())
             )
+            if result["seated"] != n:
+                print(f"      only {result['seated']} of {n} sits were answered in time")
             for example in result["error_examples"]:
                 print("   error:", example)
     print(f"largest N holding p99 < 100 ms with zero errors: {best or 'none'}")
