@@ -180,3 +180,43 @@ def test_entries_reach_only_the_audiences_followed(redis_url: str) -> None:
             await a.stop(a_room)
 
     asyncio.run(asyncio.wait_for(run(), 60))  # a hang fails where it waits
+
+
+def test_entries_queued_together_go_in_one_publication_and_keep_their_order(
+    redis_url: str,
+) -> None:
+    """What one turn of the loop queues for a channel is one message on Redis (an
+    action's event and the turn after it); another channel's entry between them
+    splits the run, and the gateway gets every entry in the order published."""
+    import redis.asyncio as redis
+
+    async def run() -> None:
+        a, _, a_room, b, screen, b_room = await _pair(redis_url)
+        raw = redis.Redis.from_url(redis_url)
+        listener = raw.pubsub()
+        await listener.subscribe(a._entries("t:x", None))
+        try:
+            await b.follow("t:x", None)
+            await b.follow("t:x", 7)
+            await asyncio.sleep(0.1)
+            texts = [f"first {i}" for i in range(5)] + ["for 7"] + [f"then {i}" for i in range(3)]
+            for v, text in enumerate(texts, 1):
+                a.publish("t:x", "x", v, 7 if text == "for 7" else None, text, "e1")
+            for _ in range(50):
+                if len(screen.entries) >= len(texts):
+                    break
+                await asyncio.sleep(0.05)
+            assert [e[3] for e in screen.entries] == texts
+            assert [e[1] for e in screen.entries] == list(range(1, len(texts) + 1))
+            published = []
+            while (message := await listener.get_message(timeout=0.5)) is not None:
+                if message["type"] == "message":
+                    published.append(message["data"])
+            assert len(published) == 2  # five entries, then three: the private one between
+        finally:
+            await listener.aclose()
+            await raw.aclose()
+            await b.stop(b_room)
+            await a.stop(a_room)
+
+    asyncio.run(asyncio.wait_for(run(), 60))  # a hang fails where it waits

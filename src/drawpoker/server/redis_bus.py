@@ -19,6 +19,9 @@ Keys and channels (``dp:`` first, or the namespace given):
 - ``dp:lobby`` and the hashes ``dp:rows:table`` / ``dp:rows:tournament``: lobby
   rows as they change, and the latest of each for a gateway that starts.
 
+Messages queued together for one channel are published as one (``wire``'s
+``b``).
+
 A process that loses Redis keeps its connections; when Redis answers again it
 re-subscribes, resyncs every view (entries may have been lost) and re-reads
 the lobby. Units whose leases it could not renew in time are let go.
@@ -298,6 +301,9 @@ class RedisBus:
         elif kind == "l":
             _, row_kind, row = message
             self._put_row(row_kind, row)
+        elif kind == "b":  # messages published together on one channel, in order
+            for part in message[1]:
+                self._received(part)
 
     # ------------------------------------------------------------ asks and tells
 
@@ -489,14 +495,20 @@ class RedisBus:
 
     async def _flush_once(self) -> None:
         assert self.redis is not None
-        while self._out:
+        out = self._out
+        while out:
             pipe = self.redis.pipeline(transaction=False)
-            for _ in range(min(len(self._out), 512)):
-                target, field, payload = self._out.popleft()
-                if field is None:
-                    pipe.publish(target, payload)
-                else:
+            for _ in range(512):
+                if not out:
+                    break
+                target, field, payload = out.popleft()
+                if field is not None:
                     pipe.hset(target, field, payload)
+                    continue
+                batch = [payload]  # what follows on the same channel goes in one message
+                while out and out[0][0] == target and out[0][1] is None:
+                    batch.append(out.popleft()[2])
+                pipe.publish(target, payload if len(batch) == 1 else wire.pack(["b", batch]))
             await pipe.execute()
 
     # ------------------------------------------------------------ ownership

@@ -1,12 +1,14 @@
 """What processes of one room send each other over the bus, as msgpack.
 
-Five kinds of message, each a msgpack array whose first item names it:
+Six kinds of message, each a msgpack array whose first item names it:
 
 - ``["a", id, reply_to, unit, op, args]``: ask ``unit``'s owner; answered by
 - ``["r", id, ok, value]``: the value, or the refusal ``[kind, code, message]``;
 - ``["t", unit, op, args]``: tell ``unit``'s owner, nobody waits;
 - ``["e", origin, topic, v, audience, text, epoch]``: an entry of a unit's log;
-- ``["l", kind, row]``: a lobby row (``table`` or ``tournament``).
+- ``["l", kind, row]``: a lobby row (``table`` or ``tournament``);
+- ``["b", [message, ...]]``: messages queued together for one channel, packed
+  each, handled in order.
 
 Arguments are plain values, accounts and client messages; answers are plain
 values (structs arrive as maps). Refusals keep their kind, so the gateway that
