@@ -510,8 +510,9 @@ def compare(clients: int, args: argparse.Namespace) -> int:
     mine: list[dict[str, Any]] = []
     theirs: list[dict[str, Any]] = []
     for _ in range(args.rounds):
-        theirs.append(run_load(clients, args.seconds, args.procs, args.warmup, args.against))
-        mine.append(run_load(clients, args.seconds, args.procs, args.warmup))
+        load = (clients, args.seconds, args.procs, args.warmup)
+        theirs.append(run_load(*load, args.against, workers=args.workers))
+        mine.append(run_load(*load, workers=args.workers))
     for name, runs in (("other", theirs), ("this", mine)):
         for r in runs:
             print(
