@@ -181,6 +181,16 @@ async def _bad_input(server: Server) -> None:
         drawer, {"type": "pre_action", **base, "pre": "draw", "discard": [not_held]},
         "illegal_action", "do not hold",
     )  # fmt: skip
+    # A top-up beyond the balance: refused in the ledger's transaction, stack unchanged.
+    assert (await d.request({"type": "sit", "table": "rich", "seat": 2, "buy_in": 100}))[
+        "type"
+    ] == "ok"
+    balances[guests[3]["name"]] -= 100
+    await refused(
+        d, {"type": "top_up", "table": "rich", "amount": 20_000}, "insufficient_funds", "balance"
+    )
+    rich = {s["seat"]: s for s in server.table("rich")["state"]["seats"]}
+    assert (rich[2]["stack"], rich[2].get("pending_top_up", 0)) == (100, 0), rich[2]
     # A flood of messages is rate-limited, with an error to the flooder only.
     for _ in range(60):
         await c.send({"type": "ping"})

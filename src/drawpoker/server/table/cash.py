@@ -362,11 +362,6 @@ class CashDesk:
         """Seat a player: the room's table first, then one database transaction with
         the seat, the chips and the saved table; undone if the transaction fails."""
         account, seat, table_id = player.account, player.seat, self.config.id
-        have = await self.store.run(lambda c: ledger.balance(c, ledger.player(account.id)))
-        if have < amount:
-            raise TableError(
-                "insufficient_funds", f"your balance is {have} chips, {amount} are needed"
-            )
         try:
             events = self.table.sit(str(account.id), seat, amount, post=post)
         except RoomError as error:
@@ -435,11 +430,6 @@ class CashDesk:
         """Chips from the balance to the seat (held until the hand ends during a hand)."""
         room_seat = self.table.seats[player.seat]
         account_id, table_id = player.account.id, self.config.id
-        have = await self.store.run(lambda c: ledger.balance(c, ledger.player(account_id)))
-        if have < amount:
-            raise TableError(
-                "insufficient_funds", f"your balance is {have} chips, {amount} are needed"
-            )
         before = (room_seat.stack, room_seat.pending_top_up)
         try:
             events = self.table.top_up(player.seat, amount)
