@@ -6,6 +6,7 @@ hand and the seat's waiting state."""
 from __future__ import annotations
 
 import asyncio
+import time
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +33,23 @@ def test_story_chat_replay_hints_and_seat_states(tmp_path: Path) -> None:
         asyncio.run(_chat_and_replay(server))
     finally:
         server.stop()
+
+
+async def _next_decision(clients: tuple[Client, ...], after_v: int) -> dict[str, Any]:
+    """The newest Legal (or the HandEnded) any of ``clients`` has after version
+    ``after_v``: a Legal goes to its player only, and each connection is served on
+    its own, so the one acted on may still be the newest another client has."""
+    deadline = time.monotonic() + 15
+    while True:
+        newer = [
+            f for x in clients for f in x.frames
+            if f["type"] == "event" and f["event"]["type"] in ("Legal", "HandEnded")
+            and f["v"] > after_v
+        ]  # fmt: skip
+        if newer:
+            return max(newer, key=lambda f: f["v"])
+        assert time.monotonic() < deadline, f"no decision after v{after_v}"
+        await asyncio.sleep(0.02)
 
 
 async def _story_and_hints(server: Server) -> None:
@@ -74,12 +92,9 @@ async def _story_and_hints(server: Server) -> None:
     # Play to the draw: a practice table's draw turn carries the best discard.
     hand_id = legal["event"]["hand_id"]
     players = {1: a, 2: b}
+    acted_v = 0
     for n in range(12):
-        turn = max(
-            (f for x in (a, b) for f in x.frames if f["type"] == "event"
-             and f["event"]["type"] in ("Legal", "HandEnded")),
-            key=lambda f: f["v"],
-        )  # fmt: skip
+        turn = await _next_decision((a, b), acted_v)
         if turn["event"]["type"] == "HandEnded":
             break
         lg = turn["event"]["legal"]
@@ -87,16 +102,16 @@ async def _story_and_hints(server: Server) -> None:
         base = {"table": "pr", "hand_id": hand_id, "action_id": f"x{n}"}
         if lg["draw"] and not turn["event"]["hint"]["label"]:  # the Legal comes again with it
             turn = await who.wait(lambda f: _ev("Legal")(f) and f["event"]["hint"]["label"], 10)
-        mark = len(who.frames)
+        acted_v = turn["v"]
         if lg["draw"]:
             hint = turn["event"]["hint"]
             assert hint["label"], hint
             assert set(hint["discard"]) <= set(lg["hand"])
-            await who.request({"type": "draw", **base, "discard": hint["discard"]})
+            reply = await who.request({"type": "draw", **base, "discard": hint["discard"]})
         else:
-            await who.request({"type": "act", **base, "action": "check" if lg["check"] else "call"})
-        await who.wait(lambda f: f["type"] == "event" and f["event"]["type"] in (
-            "Legal", "Turn", "HandEnded"), 15, start=mark)  # fmt: skip
+            action = "check" if lg["check"] else "call"
+            reply = await who.request({"type": "act", **base, "action": action})
+        assert reply["type"] == "ok", reply
     await a.wait(_ev("HandEnded"), 15)
     await a.wait(_ev("SatOut"), 15)
     late = await Client(server, None, "late").connect()
