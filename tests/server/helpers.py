@@ -110,6 +110,7 @@ class Server:
                 stderr=subprocess.STDOUT,
                 cwd=ROOT,
                 preexec_fn=self._limits if self.nofile is not None else None,
+                start_new_session=True,  # its own group: its workers too (``stop``)
             )
 
     def wait_ready(self) -> Server:
@@ -154,12 +155,15 @@ class Server:
         self.proc.wait()
 
     def stop(self) -> None:
+        """SIGTERM, as an operator stops it; after 30 s (a worker of ``--workers``
+        gets as long), SIGKILL to its whole process group, so that no worker
+        outlives the test (``returncode`` says which it took)."""
         if self.proc is not None and self.proc.poll() is None:
             os.kill(self.proc.pid, signal.SIGTERM)
             try:
-                self.proc.wait(10)
+                self.proc.wait(30)
             except subprocess.TimeoutExpired:
-                os.kill(self.proc.pid, signal.SIGKILL)
+                os.killpg(self.proc.pid, signal.SIGKILL)
                 self.proc.wait()
 
     def guest(self) -> dict[str, Any]:

@@ -418,6 +418,7 @@ def test_serve_workers_share_one_port(tmp_path: Path, postgresql: str, redis_url
         if keys:
             store.delete(*keys)
         store.close()
+    assert server.proc.returncode == 0, "SIGTERM did not stop every worker within 30 s"
     for pid in children | {p for p in second if p is not None}:
         assert (
             not Path(f"/proc/{pid}").exists() or "zombie" in Path(f"/proc/{pid}/status").read_text()
