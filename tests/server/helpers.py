@@ -11,14 +11,45 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import Any
 
 import httpx
+import redis
 import websockets
 
 ROOT = Path(__file__).resolve().parents[2]
+
+
+def run_within(work: Coroutine[Any, Any, Any], seconds: float) -> Any:
+    """Run ``work`` in a new event loop for at most ``seconds``. A hang fails
+    with the stack of every task of the loop (where each one waits), and never
+    holds the test run: tasks that ignore their cancellation are left behind."""
+    import io
+
+    import pytest
+
+    loop = asyncio.new_event_loop()
+    try:
+        main = loop.create_task(work)
+        loop.run_until_complete(asyncio.wait({main}, timeout=seconds))
+        if not main.done():
+            stacks = io.StringIO()
+            for task in asyncio.all_tasks(loop):
+                task.print_stack(file=stacks)
+            main.cancel()
+            loop.run_until_complete(asyncio.wait({main}, timeout=10))
+            pytest.fail(f"still running after {seconds} s; its tasks:\n{stacks.getvalue()}")
+        left = asyncio.all_tasks(loop)
+        for task in left:
+            task.cancel()
+        if left:
+            loop.run_until_complete(asyncio.wait(left, timeout=10))
+        loop.run_until_complete(loop.shutdown_asyncgens())
+        return main.result()
+    finally:
+        loop.close()
 
 
 def free_port() -> int:
@@ -61,6 +92,37 @@ def table(
         "bot_think_s": list(think),
         **extra,
     }
+
+
+class OwnRedis:
+    """A redis-server of the test's own on a free port, stopped by its pid."""
+
+    def __init__(self, tmp: Path) -> None:
+        self.port = free_port()
+        self.tmp = tmp
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def start(self) -> None:
+        cmd = ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1"]
+        cmd += ["--save", "", "--appendonly", "no", "--dir", str(self.tmp)]
+        self.proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            with contextlib.suppress(redis.RedisError), redis.Redis(port=self.port) as probe:
+                if probe.ping():
+                    return
+            time.sleep(0.05)
+        raise RuntimeError("redis-server did not start")
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            os.kill(self.proc.pid, signal.SIGCONT)  # a stalled one ends too
+            os.kill(self.proc.pid, signal.SIGTERM)
+            self.proc.wait(10)
 
 
 class Server:

@@ -6,7 +6,12 @@ unit nobody holds is "moving" while one the room does not have is "no owner"."""
 from __future__ import annotations
 
 import asyncio
+import os
 import secrets
+import shutil
+import signal
+import time
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -15,6 +20,8 @@ from drawpoker.protocol.server import TableRow, TournamentRow
 from drawpoker.server.bus import Moving, NoOwner
 from drawpoker.server.errors import TableError
 from drawpoker.server.redis_bus import RedisBus
+
+from .helpers import OwnRedis, run_within
 
 pytestmark = pytest.mark.slow
 
@@ -90,11 +97,13 @@ class Room:
         self.bus.unclaim(unit)
 
 
-async def _pair(url: str) -> tuple[RedisBus, Recorder, Room, RedisBus, Screen, Room]:
+async def _pair(
+    url: str, **options: float
+) -> tuple[RedisBus, Recorder, Room, RedisBus, Screen, Room]:
     namespace = f"test{secrets.token_hex(4)}"
     buses = []
     for _ in range(2):
-        bus = RedisBus(url, namespace=namespace, tick_s=0.2)
+        bus = RedisBus(url, namespace=namespace, tick_s=0.2, **options)
         owner, screen = Recorder(), Screen()
         bus.attach(owner, screen)
         buses.append((bus, owner, Room(["t:x"], bus, owner), screen))
@@ -144,7 +153,7 @@ def test_asks_and_tells_keep_their_order_and_their_kinds(redis_url: str) -> None
             await b.stop(b_room)
             await a.stop(a_room)
 
-    asyncio.run(asyncio.wait_for(run(), 60))  # a hang fails where it waits
+    run_within(run(), 60)
 
 
 def test_entries_reach_only_the_audiences_followed(redis_url: str) -> None:
@@ -179,7 +188,7 @@ def test_entries_reach_only_the_audiences_followed(redis_url: str) -> None:
             await b.stop(b_room)
             await a.stop(a_room)
 
-    asyncio.run(asyncio.wait_for(run(), 60))  # a hang fails where it waits
+    run_within(run(), 60)
 
 
 def test_entries_queued_together_go_in_one_publication_and_keep_their_order(
@@ -219,4 +228,31 @@ def test_entries_queued_together_go_in_one_publication_and_keep_their_order(
             await b.stop(b_room)
             await a.stop(a_room)
 
-    asyncio.run(asyncio.wait_for(run(), 60))  # a hang fails where it waits
+    run_within(run(), 60)
+
+
+@pytest.mark.skipif(shutil.which("redis-server") is None, reason="no redis-server to stall")
+def test_a_bus_stops_in_bounded_time_when_its_redis_stalls(tmp_path: Path) -> None:
+    """A Redis that stops answering (here: SIGSTOP) holds no shutdown: every step
+    of a stop gives up after its step time (1 s here). Without the bound, each
+    goodbye waits for the socket timeout (10 s) and the stop takes about 30 s."""
+    own = OwnRedis(tmp_path)
+    own.start()
+    try:
+
+        async def run() -> float:
+            a, _, a_room, b, _, b_room = await _pair(own.url, stop_step_s=1.0)
+            await b.follow("t:x", None)
+            assert own.proc is not None
+            os.kill(own.proc.pid, signal.SIGSTOP)
+            a.publish("t:x", "x", 1, None, "never sent", "e1")  # queued for the stop's flush
+            began = time.monotonic()
+            await b.stop(b_room)
+            await a.stop(a_room)
+            return time.monotonic() - began
+
+        took = run_within(run(), 60)
+        # Two buses, each at most: tasks, messages in hand, goodbyes, closing.
+        assert 1.0 <= took < 2 * 4 * 1.0  # waited for the stalled Redis, a step at a time
+    finally:
+        own.stop()

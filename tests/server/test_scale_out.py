@@ -33,7 +33,7 @@ from drawpoker.server.auth import STARTING_CHIPS
 from drawpoker.server.store import Store, database_url, hands, ledger_entries, ledger_tx
 from drawpoker.server.tournament.money import pool
 
-from .helpers import Client, Server, call, free_port, login, make_staff, table
+from .helpers import Client, OwnRedis, Server, call, login, make_staff, table
 from .privacy import check_frames
 from .test_server_play import play
 from .test_server_tournaments import _play_by_websocket, sng
@@ -295,36 +295,6 @@ def test_a_paused_owner_cannot_write_over_the_next(cluster: Cluster, postgresql:
 def _pid(name: str | None) -> int | None:
     """The process id in a process's bus name (``host-pid-hex``)."""
     return None if name is None else int(name.split("-")[-2])
-
-
-class OwnRedis:
-    """A redis-server of the test's own on a free port, stopped by its pid."""
-
-    def __init__(self, tmp: Path) -> None:
-        self.port = free_port()
-        self.tmp = tmp
-        self.proc: subprocess.Popen[bytes] | None = None
-
-    @property
-    def url(self) -> str:
-        return f"redis://127.0.0.1:{self.port}/0"
-
-    def start(self) -> None:
-        cmd = ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1"]
-        cmd += ["--save", "", "--appendonly", "no", "--dir", str(self.tmp)]
-        self.proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        deadline = time.monotonic() + 10
-        while time.monotonic() < deadline:
-            with contextlib.suppress(redis.RedisError), redis.Redis(port=self.port) as probe:
-                if probe.ping():
-                    return
-            time.sleep(0.05)
-        raise RuntimeError("redis-server did not start")
-
-    def stop(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            os.kill(self.proc.pid, signal.SIGTERM)
-            self.proc.wait(10)
 
 
 @pytest.mark.skipif(shutil.which("redis-server") is None, reason="no redis-server to restart")

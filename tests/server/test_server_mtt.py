@@ -19,7 +19,7 @@ from drawpoker.server import ledger
 from drawpoker.server.store import Store, database_url
 from drawpoker.server.tournament.money import pool
 
-from .helpers import Server
+from .helpers import Server, run_within
 
 PLAYERS = 50
 LEVELS = [[10 * 2**i, 20 * 2**i, 0, 0.1] for i in range(14)]  # 6-second levels
@@ -63,7 +63,7 @@ def test_fifty_bot_clients_play_a_scheduled_tournament(
     server.room.write_text(json.dumps({"tables": [], "tournaments": [scheduled(15.0)]}))
     server.start()
     try:
-        results = asyncio.run(asyncio.wait_for(_field(server), 400))
+        results = run_within(_field(server), 400)
         instance = results[0].tournament
         deadline = time.monotonic() + 30  # the winner hears the end before the payout
         while True:

@@ -61,6 +61,7 @@ ASK_LIMIT_S = 30.0  # ... an owner that still holds it (busy) is waited for this
 REDIS_COMMAND_S = 10.0  # one Redis command, connecting included, at most this long
 REDIS_CONNECTIONS = 32  # per process, besides its subscription
 RECONNECT_TRY_S = 5.0  # one try at subscribing again after Redis was lost
+STOP_STEP_S = 5.0  # each step of a stop (tasks ending, goodbyes to Redis) at most this long
 ROUTE_TTL_S = 1.0  # how long a unit's owner is remembered without asking Redis
 ASK_TRIES = 3  # an ask that reached a process that let the unit go is sent again
 
@@ -94,6 +95,30 @@ def _text(value: bytes | str) -> str:
     return value.decode() if isinstance(value, bytes) else value
 
 
+async def _settle(
+    tasks: list[asyncio.Task[None]] | set[asyncio.Task[Any]],
+    what: str,
+    seconds: float,
+    *,
+    cancel: bool = True,
+) -> None:
+    """Wait at most ``seconds`` for ``tasks`` to end (cancelled first, or
+    given that long to finish); the ones still running are cancelled and left."""
+    running = set(tasks)
+    if not running:
+        return
+    if cancel:
+        for task in running:
+            task.cancel()
+    _, late = await asyncio.wait(running, timeout=seconds)
+    for task in late:
+        log.warning("bus: %s did not end in %.1f s: %s", what, seconds, task.get_stack())
+        task.cancel()
+    for task in running - late:
+        if not task.cancelled() and task.exception() is not None:
+            log.warning("bus: %s ended in error: %r", what, task.exception())
+
+
 class RedisBus:
     alone = False
 
@@ -104,6 +129,7 @@ class RedisBus:
         lease_s: float = LEASE_S,
         tick_s: float = TICK_S,
         ask_timeout_s: float = ASK_TIMEOUT_S,
+        stop_step_s: float = STOP_STEP_S,
         namespace: str = "dp",
     ) -> None:
         self.url = url
@@ -112,6 +138,7 @@ class RedisBus:
         self.lease_ms = int(lease_s * 1000)
         self.tick_s = tick_s
         self.ask_timeout_s = ask_timeout_s
+        self.stop_step_s = stop_step_s
         self.owner: Owner | None = None
         self.gateway: Gateway | None = None
         self.room: Holder | None = None
@@ -183,25 +210,25 @@ class RedisBus:
         self._tasks.append(asyncio.create_task(self._takes(), name="bus-take"))
 
     async def stop(self, room: Holder) -> None:
-        for task in self._tasks:
-            task.cancel()
-        for task in self._tasks:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+        """Let every unit go and say goodbye; each step is bounded, so a Redis
+        that stalls (or a task that does not end) never holds a shutdown."""
+        await _settle(self._tasks, "bus tasks", self.stop_step_s)
         for unit in list(room.held):
             await room.release(unit)
         assert self.redis is not None
-        await asyncio.gather(*self._spawned, return_exceptions=True)
-        with contextlib.suppress(RedisError, OSError):
-            await self._flush_once()
-            for unit in list(self._claimed):
-                await self._give_up(keys=[self._own(unit)], args=[self.name])
-            await self.redis.zrem(self._procs, self.name)
-        with contextlib.suppress(RedisError, OSError):
-            if self._pubsub is not None:
-                await self._pubsub.aclose()
-            await self.redis.aclose()
-            await self.redis.connection_pool.disconnect()  # the pool is ours: close it too
+        await _settle(self._spawned, "bus messages in hand", self.stop_step_s, cancel=False)
+        with contextlib.suppress(RedisError, OSError, TimeoutError):
+            async with asyncio.timeout(self.stop_step_s):
+                await self._flush_once()
+                for unit in list(self._claimed):
+                    await self._give_up(keys=[self._own(unit)], args=[self.name])
+                await self.redis.zrem(self._procs, self.name)
+        with contextlib.suppress(RedisError, OSError, TimeoutError):
+            async with asyncio.timeout(self.stop_step_s):
+                if self._pubsub is not None:
+                    await self._pubsub.aclose()
+                await self.redis.aclose()
+                await self.redis.connection_pool.disconnect()  # the pool is ours: close it too
 
     async def health(self) -> str | None:
         if self.redis is None:
