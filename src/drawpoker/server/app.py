@@ -30,11 +30,11 @@ from drawpoker.server import (
     tournament_api,
     web_routes,
 )
-from drawpoker.server.bus import Bus
+from drawpoker.server.bus import Bus, NoOwner
 from drawpoker.server.gateway import websocket_endpoint
 from drawpoker.server.guard import Guard, GuardPolicy
 from drawpoker.server.limits import Limits
-from drawpoker.server.rest import error, json_response, room_of
+from drawpoker.server.rest import error, json_response, room_of, unowned
 from drawpoker.server.room import Room
 from drawpoker.server.store import Store
 from drawpoker.server.tableconfig import TableConfig
@@ -130,6 +130,7 @@ def create_app(
         routes=routes(),
         lifespan=lifespan,
         middleware=[Middleware(Guard, policy=policy or GuardPolicy())],
+        exception_handlers={NoOwner: unowned},
     )
     app.state.limits = limits or Limits()
     app.state.metrics_from = LOOPBACK | frozenset(metrics_from)

@@ -18,6 +18,7 @@ from starlette.responses import Response
 
 from drawpoker.server import auth
 from drawpoker.server.auth import Account, AuthError
+from drawpoker.server.bus import Moving, NoOwner
 from drawpoker.server.limits import Limits, address_key
 
 if TYPE_CHECKING:
@@ -80,6 +81,29 @@ def refused(problem: AuthError, status: int | None = None) -> Response:
     if isinstance(problem, auth.RateLimited):
         headers = {"retry-after": str(max(1, round(problem.retry_after)))}
     return error(status or problem.status, str(problem), headers)
+
+
+def unowned(request: Request, problem: Exception) -> Response:
+    """Nobody answers for the table or tournament a route asked: it is not the
+    room's (404), or its owner is changing (503: ask again in a moment). The
+    application's handler of ``NoOwner``, for every route."""
+    assert isinstance(problem, NoOwner)
+    what = _unit_asked(request, str(problem))
+    if isinstance(problem, Moving):
+        moving = f"{what or 'the table or tournament'} is moving to another server"
+        return error(503, f"{moving}; try again in a moment", {"retry-after": "2"})
+    return error(404, f"there is no {what}" if what else "no such table or tournament")
+
+
+def _unit_asked(request: Request, unit: str) -> str | None:
+    """``table 'x'`` / ``tournament 'y'``: as the address names it, else as the unit does."""
+    params = request.path_params
+    for kind in ("table", "tournament"):
+        if kind in params:
+            return f"{kind} {params[kind]!r}"
+    prefix, _, name = unit.partition(":")
+    named = {"t": "table", "s": "tournament"}.get(prefix)
+    return f"{named} {name!r}" if named and name else None
 
 
 def explicit_token(conn: HTTPConnection) -> str:

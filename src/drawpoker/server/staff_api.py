@@ -198,9 +198,6 @@ async def _ask(room: Room, unit: str, op: str, **args: Any) -> Any:
     name = unit.split(":", 1)[1]
     try:
         return await room.bus.ask(unit, op, args)
-    except NoOwner:
-        what = "table" if unit.startswith("t:") else "tournament"
-        raise staff.NotFound(f"there is no {what} {name!r} (or it is moving)") from None
     except TableError as problem:
         if problem.code == "not_seated":
             raise

@@ -7,7 +7,6 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
-from drawpoker.server.bus import NoOwner
 from drawpoker.server.lobby import Filters
 from drawpoker.server.rest import error, json_response, room_of
 
@@ -34,10 +33,7 @@ async def table_detail(request: Request) -> Response:
     row = room.lobby.table_rows.get(table_id)
     if row is None:
         return error(404, "no such table")
-    try:
-        state = await room.bus.ask(f"t:{table_id}", "snapshot", {"account_id": None})
-    except NoOwner:
-        return error(404, "no such table")
+    state = await room.bus.ask(f"t:{table_id}", "snapshot", {"account_id": None})
     return json_response({**msgspec.structs.asdict(row), "state": state})
 
 

@@ -17,7 +17,7 @@ from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
 from drawpoker.server.auth import Account
-from drawpoker.server.bus import Moving, NoOwner
+from drawpoker.server.bus import NoOwner
 from drawpoker.server.rest import account_of, authed, error, json_response, room_of
 from drawpoker.server.tournament.run import Refused
 
@@ -42,20 +42,10 @@ async def tournament_detail(request: Request) -> Response:
     tid = request.path_params["tournament"]
     room = room_of(request)
     unit = room.series_unit(tid)
-    try:
-        detail = None if unit is None else await room.bus.ask(unit, "detail", {"name": tid})
-    except NoOwner as problem:
-        return _unowned(tid, problem)
+    detail = None if unit is None else await room.bus.ask(unit, "detail", {"name": tid})
     if detail is None:
         return error(404, f"no tournament {tid!r}")
     return json_response(detail)
-
-
-def _unowned(tid: str, problem: NoOwner) -> Response:
-    """Nobody answers for the tournament: it is gone (404), or moving (503)."""
-    if isinstance(problem, Moving):
-        return error(503, f"{tid} is moving to another server; try again in a moment")
-    return error(404, f"no tournament {tid!r}")
 
 
 async def _change(request: Request, account: Account, *, join: bool) -> Response:
@@ -69,8 +59,6 @@ async def _change(request: Request, account: Account, *, join: bool) -> Response
         result = await room.bus.ask(unit, op, {"account": account, "name": tid})
     except Refused as problem:
         return error(problem.status, str(problem))
-    except NoOwner as problem:
-        return _unowned(tid, problem)
     return json_response(result)
 
 
