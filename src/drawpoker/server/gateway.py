@@ -47,6 +47,7 @@ from drawpoker.server.errors import TableError
 from drawpoker.server.lobby import Filters, Lobby
 from drawpoker.server.rest import account_of, room_of
 from drawpoker.server.tournament.run import Refused
+from drawpoker.server.transport import FRAMES, FrameWriter
 from drawpoker.server.viewers import Conn, Viewers
 
 if TYPE_CHECKING:
@@ -64,22 +65,27 @@ _ids = itertools.count(1)
 
 
 class Connection:
-    """One websocket: a send queue bounded in bytes, drained by its own task. A
-    client that lets more than ``SEND_BUDGET`` bytes pile up is disconnected
-    (close code 1013) and resyncs when it comes back; a table's whole replay log
-    fits in the budget."""
+    """One websocket. What is sent to it in one turn of the event loop goes out
+    together, as one websocket message, when the gateway's ``Flusher`` comes
+    round (up to ``BATCH`` characters a message), written straight to the socket.
+    A client that lets more than ``SEND_BUDGET`` bytes pile up unsent is
+    disconnected (close code 1013) and resyncs when it comes back; a table's
+    whole replay log fits in the budget."""
 
-    def __init__(self, ws: WebSocket, account: Account | None) -> None:
+    def __init__(self, ws: WebSocket, account: Account | None, flusher: Flusher) -> None:
         self.ws = ws
         self.id = next(_ids)
         self.account = account
-        self.outbox: deque[str] = deque()
-        self.queued = 0  # bytes (characters) in the outbox
-        self.ready = asyncio.Event()
+        self.flusher = flusher
+        writer = ws.scope.get("extensions", {}).get(FRAMES)
+        self.writer: FrameWriter = writer if writer is not None else AsgiFrames(ws)
+        self.outbox: list[str] = []
         self.tables: set[str] = set()  # the tables it watches
         self.channels: dict[str, str] = {}  # a tournament channel as named -> its run
-        self.dropped = False
+        self.dropped = False  # nothing more is queued: it is closing
+        self.ended = False  # its endpoint has returned: nothing more is written
         self.closing = (1013, "too slow: reconnect and resync")
+        self._closer: asyncio.Task[None] | None = None
         self.tokens = BURST
         self.stamp = time.monotonic()
         self.strikes = 0
@@ -87,19 +93,45 @@ class Connection:
     def send(self, text: str) -> None:
         if self.dropped:
             return
-        self.queued += len(text)
-        if self.queued > SEND_BUDGET:
-            self.dropped = True  # too slow: close; the client reconnects with its last version
-            self.outbox.clear()
-        else:
-            self.outbox.append(text)
-        self.ready.set()
+        if not self.outbox:
+            self.flusher.mark(self)
+        self.outbox.append(text)
 
     def close_soon(self, code: int, reason: str) -> None:
         """Close after what is queued; the client reconnects and resyncs."""
-        self.closing = (code, reason)
-        self.dropped = True
-        self.ready.set()
+        if not self.dropped:
+            self.closing = (code, reason)
+            self.dropped = True
+            if not self.outbox:
+                self.flusher.mark(self)
+
+    def flush(self) -> None:
+        """Write what is queued, in order: the frames in as few websocket messages
+        as ``BATCH`` allows (each costs the server a fraction of one message)."""
+        outbox, self.outbox = self.outbox, []
+        if self.ended:
+            return
+        start, end = 0, len(outbox)
+        while start < end:
+            stop, size = start + 1, len(outbox[start])
+            while stop < end and size + len(outbox[stop]) < BATCH:
+                size += len(outbox[stop]) + 1
+                stop += 1
+            unsent = self.writer.write_text(join(outbox[start:stop]).encode())
+            if unsent is None:  # the peer is gone
+                self.dropped = True
+                return
+            if unsent > SEND_BUDGET:  # too slow: close; it reconnects with its last version
+                self.dropped = True
+                break
+            start = stop
+        if self.dropped and self._closer is None:
+            self._closer = asyncio.create_task(self._close())
+
+    async def _close(self) -> None:
+        code, reason = self.closing
+        with contextlib.suppress(Exception):  # the peer may be gone already
+            await self.ws.close(code=code, reason=reason)
 
     def allow(self) -> bool:
         now = time.monotonic()
@@ -110,37 +142,70 @@ class Connection:
             return True
         return False
 
-    async def pump(self) -> None:
-        """Send what is queued, in order, until the connection drops or closes: the
-        frames queued together go in one websocket message (up to ``BATCH``
-        characters), which costs the server a fraction of one message each."""
-        try:
-            while True:
-                await self.ready.wait()
-                await asyncio.sleep(0)  # what the same step queues next (an Ok) goes along
-                self.ready.clear()
-                outbox = self.outbox
-                while outbox:
-                    batch = [outbox.popleft()]
-                    size = len(batch[0])
-                    while outbox and size + len(outbox[0]) < BATCH:
-                        text = outbox.popleft()
-                        batch.append(text)
-                        size += len(text) + 1
-                    self.queued -= size - len(batch) + 1
-                    await self.ws.send_text(join(batch))
-                if self.dropped:
-                    code, reason = self.closing
-                    await self.ws.close(code=code, reason=reason)
-                    return
-        except Exception as problem:  # the peer went away while we were sending
-            log.debug("send failed, the connection is gone: %r", problem)
-
     def error(self, code: str, message: str, ref: str | None = None) -> None:
         self.send(encode_text(Error(ref=ref, code=code, message=message)))
 
     def ok(self, ref: str | None, **detail: Any) -> None:
         self.send(encode_text(Ok(ref=ref, detail=detail)))
+
+
+class Flusher:
+    """Sends what every connection has queued, once per turn of the event loop:
+    one turn after the step that queued it, so that what that step woke adds to
+    the same message (a command's answer goes with the events it caused)."""
+
+    def __init__(self) -> None:
+        self.dirty: list[Connection] = []
+
+    def mark(self, conn: Connection) -> None:
+        if not self.dirty:
+            asyncio.get_running_loop().call_soon(self._next_turn)
+        self.dirty.append(conn)
+
+    def _next_turn(self) -> None:
+        asyncio.get_running_loop().call_soon(self._flush)
+
+    def _flush(self) -> None:
+        dirty, self.dirty = self.dirty, []
+        for conn in dirty:
+            try:
+                conn.flush()
+            except Exception:  # one connection's failure is no other's
+                log.exception("sending to connection %s failed", conn.id)
+                conn.dropped = True
+
+
+class AsgiFrames:
+    """A ``FrameWriter`` over plain ASGI messages, for a server without the
+    ``drawpoker.frames`` extension: a task sends them in order."""
+
+    def __init__(self, ws: WebSocket) -> None:
+        self.ws = ws
+        self.queue: deque[bytes] = deque()
+        self.queued = 0
+        self.open = True
+        self._pump: asyncio.Task[None] | None = None
+
+    def write_text(self, data: bytes) -> int | None:
+        if not self.open:
+            return None
+        self.queue.append(data)
+        self.queued += len(data)
+        if self._pump is None:
+            self._pump = asyncio.create_task(self._send())
+        return self.queued
+
+    async def _send(self) -> None:
+        try:
+            while self.queue:
+                data = self.queue.popleft()
+                await self.ws.send_text(data.decode())
+                self.queued -= len(data)
+        except Exception as problem:  # the peer went away while we were sending
+            log.debug("send failed, the connection is gone: %r", problem)
+            self.open = False
+        finally:
+            self._pump = None
 
 
 class Gateway:
@@ -150,6 +215,7 @@ class Gateway:
         self.bus = bus
         self.lobby = lobby
         self.viewers = Viewers(on_stale=self.resync)
+        self.flusher = Flusher()
         self.open: dict[int, Connection] = {}  # the websockets open on this process, by id
         self._following: Counter[tuple[str, int | None]] = Counter()  # (unit, audience) -> views
         self._resyncs: set[asyncio.Task[None]] = set()
@@ -334,9 +400,8 @@ async def websocket_endpoint(ws: WebSocket) -> None:
     room = room_of(ws)
     account = await account_of(ws)
     await ws.accept()
-    conn = Connection(ws, account)
+    conn = Connection(ws, account, room.gateway.flusher)
     room.gateway.open[conn.id] = conn
-    pump = asyncio.create_task(conn.pump())
     who = None if account is None else AccountInfo(id=account.id, name=account.name)
     conn.send(encode_text(Welcome(protocol=PROTOCOL_VERSION, server=__version__, account=who)))
     try:
@@ -359,9 +424,7 @@ async def websocket_endpoint(ws: WebSocket) -> None:
     finally:
         room.gateway.open.pop(conn.id, None)
         room.gateway.closed(conn, room.series_unit)
-        pump.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await pump
+        conn.dropped = conn.ended = True
         if ws.client_state is WebSocketState.CONNECTED:
             with contextlib.suppress(Exception):
                 await ws.close()
