@@ -17,11 +17,9 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from sqlalchemy import Connection, func, select
-from sqlalchemy.dialects.postgresql import insert as pg_insert
-from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 
 from drawpoker.errors import DrawPokerError
-from drawpoker.server.store import ledger_balances, ledger_entries, ledger_tx
+from drawpoker.server.store import Statement, ledger_balances, ledger_entries, ledger_tx
 
 BANK = "house:bank"
 RAKE = "house:rake"
@@ -84,60 +82,34 @@ def post(
     guarded = {a for a in no_overdraft if merged.get(a, 0) < 0}
     for account in sorted(guarded):  # first, and atomically: two writers cannot overdraw
         delta = merged[account]
-        done = conn.execute(
-            ledger_balances.update()
-            .where(ledger_balances.c.account == account, ledger_balances.c.amount + delta >= 0)
-            .values(amount=ledger_balances.c.amount + delta)
-        )
-        if done.rowcount != 1:
+        if _WITHDRAW.run(conn, delta, account, delta) != 1:
             have = balance(conn, account)
             raise InsufficientFunds(
                 f"{account} holds {have} chips, {-delta} are needed"
                 if not account.startswith("player:")
                 else f"your balance is {have} chips, {-delta} are needed"
             )
-    tx_id = conn.execute(
-        ledger_tx.insert().values(
-            kind=kind,
-            ref=ref,
-            created_at=time.time(),
-            memo=json.dumps(dict(memo or {}), sort_keys=True),
-        )
-    ).inserted_primary_key
-    assert tx_id is not None
-    tid = int(tx_id[0])
-    rows = [{"tx_id": tid, "account": a, "amount": d} for a, d in merged.items() if d]
-    if rows:
-        conn.execute(ledger_entries.insert(), rows)
-    for account, delta in sorted(merged.items()):
-        if delta and account not in guarded:
-            _add(conn, account, delta)
+    memo_text = json.dumps(dict(memo), sort_keys=True) if memo else "{}"
+    tid = int(_TX.one(conn, kind, ref, time.time(), memo_text))
+    _ENTRY.many(conn, [(tid, a, d) for a, d in merged.items() if d])
+    # in the order of the accounts, so that two writers never wait for each other
+    _ADD.many(conn, [(a, d) for a, d in sorted(merged.items()) if d and a not in guarded])
     return tid
 
 
-def _add(conn: Connection, account: str, delta: int) -> None:
-    """``delta`` onto an account's balance, creating its row if it has none (two
-    writers creating it at once both count)."""
-    updated = conn.execute(
-        ledger_balances.update()
-        .where(ledger_balances.c.account == account)
-        .values(amount=ledger_balances.c.amount + delta)
-    ).rowcount
-    if updated:
-        return
-    dialect = conn.dialect.name
-    if dialect in ("postgresql", "sqlite"):
-        insert = pg_insert if dialect == "postgresql" else sqlite_insert
-        conn.execute(
-            insert(ledger_balances)
-            .values(account=account, amount=delta)
-            .on_conflict_do_update(
-                index_elements=[ledger_balances.c.account],
-                set_={"amount": ledger_balances.c.amount + delta},
-            )
-        )
-    else:
-        conn.execute(ledger_balances.insert().values(account=account, amount=delta))
+_WITHDRAW = Statement(
+    "UPDATE ledger_balances SET amount = amount + ? WHERE account = ? AND amount + ? >= 0"
+)
+_TX = Statement(
+    "INSERT INTO ledger_tx (kind, ref, created_at, memo) VALUES (?, ?, ?, ?) RETURNING id"
+)
+_ENTRY = Statement("INSERT INTO ledger_entries (tx_id, account, amount) VALUES (?, ?, ?)")
+# onto an account's balance, creating its row if it has none (two writers creating it
+# at once both count)
+_ADD = Statement(
+    "INSERT INTO ledger_balances (account, amount) VALUES (?, ?) ON CONFLICT (account) "
+    "DO UPDATE SET amount = ledger_balances.amount + excluded.amount"
+)
 
 
 def transfer(

@@ -4,6 +4,11 @@ SQLite file by default, PostgreSQL by URL (``postgresql://`` is driven by
 psycopg 3). Every write happens on one worker thread, in order, so a table
 actor can ``await store.run(fn, ...)`` without blocking the event loop and
 without two writers racing on SQLite.
+
+The statements every hand runs (its records, its ledger moves, the fencing
+check) are ``Statement``s: SQL written once, in the dialect both databases
+speak, and run on the transaction's own driver cursor. Building and compiling a
+SQLAlchemy statement costs more than the database's work for such small rows.
 """
 
 from __future__ import annotations
@@ -328,6 +333,50 @@ def migrate(engine: Engine) -> int:
     return done
 
 
+class Statement:
+    """One SQL statement with ``?`` for its parameters, run on the driver's cursor
+    within the caller's transaction (psycopg spells the parameters ``%s``)."""
+
+    __slots__ = ("format", "qmark")
+
+    def __init__(self, sql: str) -> None:
+        self.qmark = sql
+        self.format = sql.replace("?", "%s")
+
+    def _cursor(self, conn: Connection) -> tuple[Any, str]:
+        sql = self.qmark if conn.dialect.paramstyle == "qmark" else self.format
+        return conn.connection.cursor(), sql
+
+    def run(self, conn: Connection, *params: Any) -> int:
+        """Execute once; the number of rows it changed."""
+        cursor, sql = self._cursor(conn)
+        try:
+            cursor.execute(sql, params)
+            return int(cursor.rowcount)
+        finally:
+            cursor.close()
+
+    def one(self, conn: Connection, *params: Any) -> Any:
+        """Execute once; the first column of its first row (``RETURNING``), or None."""
+        cursor, sql = self._cursor(conn)
+        try:
+            cursor.execute(sql, params)
+            row = cursor.fetchone()
+            return None if row is None else row[0]
+        finally:
+            cursor.close()
+
+    def many(self, conn: Connection, rows: list[tuple[Any, ...]]) -> None:
+        """Execute for each row of parameters."""
+        if not rows:
+            return
+        cursor, sql = self._cursor(conn)
+        try:
+            cursor.executemany(sql, rows)
+        finally:
+            cursor.close()
+
+
 def database_url(url: str | None, data_dir: Path) -> str:
     """The SQLAlchemy URL: a SQLite file in ``data_dir`` unless a URL is given."""
     if not url:
@@ -452,14 +501,12 @@ class FencedStore:
     def _fenced(self, conn: Connection, fn: Callable[..., T], *args: Any) -> T:
         if self.epoch is None:
             raise StaleOwner(f"{self.unit}: not taken over by this process")
-        done = conn.execute(
-            owners.update()
-            .where(owners.c.unit == self.unit, owners.c.epoch == self.epoch)
-            .values(updated_at=time.time())
-        )
-        if done.rowcount != 1:
+        if _FENCE.run(conn, time.time(), self.unit, self.epoch) != 1:
             raise StaleOwner(f"{self.unit}: epoch {self.epoch} is stale (taken over since)")
         return fn(conn, *args)
+
+
+_FENCE = Statement("UPDATE owners SET updated_at = ? WHERE unit = ? AND epoch = ?")
 
 
 def _bump(conn: Connection, unit: str, owner: str) -> int:

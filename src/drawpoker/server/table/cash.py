@@ -36,12 +36,12 @@ from drawpoker.protocol.stakes import stakes_of
 from drawpoker.room import CashTable, RoomError
 from drawpoker.room.events import PlayerLeft, SatOut
 from drawpoker.room.session import TableSession
-from drawpoker.server import ledger
+from drawpoker.server import hand_records, ledger
 from drawpoker.server.auth import Account, ensure_bot
 from drawpoker.server.bus import Bus
 from drawpoker.server.errors import TableError
 from drawpoker.server.housebot import HouseBot, Policy
-from drawpoker.server.store import Records, accounts, hand_players, hands, seats, tables
+from drawpoker.server.store import Records, accounts, seats, tables
 from drawpoker.server.table.actor import Player, TableActor
 from drawpoker.server.table.operators import Operators
 from drawpoker.server.tableconfig import TableConfig
@@ -195,7 +195,7 @@ class CashDesk:
     def _save(self, conn: Connection, state: str) -> None:
         """Save the room's table (``to_dict`` as JSON, taken in the actor) in the
         transaction of the money move it belongs to."""
-        conn.execute(tables.update().where(tables.c.id == self.config.id).values(state=state))
+        hand_records.save_table(conn, self.config.id, state)
 
     # ------------------------------------------------------------ what the actor asks
 
@@ -656,7 +656,7 @@ class CashDesk:
         row = self.actor.hand_row(started.hand_id, players, seed)
 
         def txn(c: Connection) -> None:
-            c.execute(hands.insert().values(**row))
+            hand_records.dealt(c, row)
             self._save(c, state)
 
         await self.store.run(txn)
@@ -683,25 +683,15 @@ class CashDesk:
             e.amount for e in hand_events if isinstance(e, PotAwarded | PotCarried)
         )
         hand_id = record.hand_id
-        nets = [
-            {"hand_id": hand_id, "account_id": account_id, "net": record.net[seat]}
-            for seat, account_id in self.actor.hand_accounts.items()
-        ]
+        accounts_in = self.actor.hand_accounts
+        nets = {account_id: record.net[seat] for seat, account_id in accounts_in.items()}
 
         def txn(c: Connection) -> None:
             ledger.post(c, "hand", entries, ref=hand_id)
-            c.execute(
-                hands.update()
-                .where(hands.c.id == hand_id)
-                .values(
-                    status="finished",
-                    ended_at=time.time(),
-                    history=history,
-                    pot=pot,
-                    rake=record.rake,
-                )
-            )
-            c.execute(hand_players.insert(), nets)
+            hand_records.finished(
+                c, hand_id, ended_at=time.time(), history=history, pot=pot, rake=record.rake,
+                nets=nets,
+            )  # fmt: skip
             self._save(c, state)
 
         await self.store.run(txn)

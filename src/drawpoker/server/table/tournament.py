@@ -18,8 +18,6 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Connection
-
 from drawpoker.events import Event, PotAwarded
 from drawpoker.protocol import client
 from drawpoker.protocol.server import SeatInfo, TournamentInfo
@@ -29,9 +27,10 @@ from drawpoker.room.session import TableSession
 from drawpoker.room.tournament_orders import HandOrder, TableSeats
 from drawpoker.room.tournament_table import TournamentTable
 from drawpoker.rules import Rules
+from drawpoker.server import hand_records
 from drawpoker.server.auth import Account
 from drawpoker.server.bus import Bus
-from drawpoker.server.store import Records, hands
+from drawpoker.server.store import Records
 from drawpoker.server.table.actor import Player, TableActor
 from drawpoker.server.table.cash import make_policy
 
@@ -176,10 +175,7 @@ class TournamentDesk:
         row = self.actor.hand_row(started.hand_id, players, seed)
         row["tournament"] = json.dumps(about)
 
-        def txn(c: Connection) -> None:
-            c.execute(hands.insert().values(**row))
-
-        await self.store.run(txn)
+        await self.store.run(hand_records.dealt, row)
         await self.actor.run(self.session.after(events, now))
 
     async def notice(self, audience: int | None, payload: dict[str, Any]) -> None:

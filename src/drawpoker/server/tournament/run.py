@@ -40,11 +40,11 @@ from drawpoker.room.structure import Level, rules_for
 from drawpoker.room.tournament import Status, Tournament
 from drawpoker.room.tournament_orders import HandFinished
 from drawpoker.rules import Rules
-from drawpoker.server import ledger
+from drawpoker.server import hand_records, ledger
 from drawpoker.server.auth import Account
 from drawpoker.server.bus import Bus
 from drawpoker.server.mailbox import Mailbox
-from drawpoker.server.store import Records, hand_players, hands
+from drawpoker.server.store import Records
 from drawpoker.server.table.tournament import HandRecord, TournamentDesk, table_id
 from drawpoker.server.tournament import money
 from drawpoker.server.tournament.spec import TournamentSpec
@@ -325,16 +325,9 @@ class RunActor:
         places = {self.accounts[t.entries[e].player].id: list(t.entries[e].places) for e in due}
 
         def txn(c: Connection) -> None:
-            c.execute(
-                hands.update()
-                .where(hands.c.id == record.hand_id)
-                .values(status="finished", ended_at=time.time(), history=record.history,
-                        pot=record.pot)
-            )  # fmt: skip
-            c.execute(
-                hand_players.insert(),
-                [{"hand_id": record.hand_id, "account_id": a, "net": n}
-                 for a, n in record.nets.items()],
+            hand_records.finished(
+                c, record.hand_id, ended_at=time.time(), history=record.history,
+                pot=record.pot, rake=0, nets=record.nets,
             )  # fmt: skip
             money.credit(c, self.id, won, places)
             self._save(c, state, status)
