@@ -396,9 +396,11 @@ def run_load(
     warmup: float,
     src: str | None = None,
     workers: int = 0,
+    peer: bool = False,
 ) -> dict[str, Any]:
     """``workers`` > 0: that many processes on one Redis bus and a fresh
-    PostgreSQL database (``serve --workers``); 0: the embedded single process."""
+    PostgreSQL database (``serve --workers``); 0: the embedded single process;
+    ``peer``: ``fanout_peer.py`` instead of drawpoker (the floor)."""
     tables = math.ceil(clients / SEATS)
     tmp = Path(tempfile.mkdtemp(prefix="dp-load-"))
     (tmp / "room.json").write_text(json.dumps(room(tables)))
@@ -406,6 +408,8 @@ def run_load(
     cmd = [sys.executable, "-m", "drawpoker.cli", "serve", "--port", str(port)]
     cmd += ["--data-dir", str(tmp / "data"), "--room", str(tmp / "room.json")]
     cmd += ["--trust", "127.0.0.1"]  # the generator's guests and sockets: no per-address cap
+    if peer:
+        cmd = [sys.executable, str(Path(__file__).with_name("fanout_peer.py")), "--port", str(port)]
     if workers:
         database = fresh_postgresql()
         cmd += ["--workers", str(workers), "--database", database]
@@ -541,7 +545,12 @@ def main() -> int:
     parser.add_argument(
         "--against", default=None, help="another checkout's src: its server, same load, same run"
     )
-    parser.add_argument("--rounds", type=int, default=1, help="with --against: rounds of both")
+    parser.add_argument(
+        "--floor",
+        action="store_true",
+        help="the same load against fanout_peer.py too, alternating: the floor",
+    )
+    parser.add_argument("--rounds", type=int, default=1, help="with --against or --floor: rounds")
     parser.add_argument(
         "--workers",
         type=int,
@@ -552,7 +561,7 @@ def main() -> int:
     counts = [int(x) for x in args.sweep.split(",") if x] or [args.clients]
     if max(counts) > 5000:
         parser.error("at most 5,000 clients (load tests stay bounded)")
-    if args.against:
+    if args.against or args.floor:
         return compare(counts[0], args)
     best = 0
     for n in counts:
@@ -592,22 +601,28 @@ def main() -> int:
 
 
 def compare(clients: int, args: argparse.Namespace) -> int:
-    """This tree's server and another's, alternating, ``--rounds`` times: medians of
-    the server CPU per action and of p99, and their ratios."""
+    """This tree's server and another's (``--against``) or the fan-out peer
+    (``--floor``), alternating, ``--rounds`` times: medians of the server CPU per
+    action and of p99, and their ratios."""
     import statistics
 
     mine: list[dict[str, Any]] = []
     theirs: list[dict[str, Any]] = []
+    other = "peer" if args.floor else "other"
     for _ in range(args.rounds):
         load = (clients, args.seconds, args.procs, args.warmup)
-        theirs.append(run_load(*load, args.against, workers=args.workers))
+        if args.floor:
+            theirs.append(run_load(*load, peer=True))
+        else:
+            theirs.append(run_load(*load, args.against, workers=args.workers))
         mine.append(run_load(*load, workers=args.workers))
-    for name, runs in (("other", theirs), ("this", mine)):
+    for name, runs in ((other, theirs), ("this", mine)):
         for r in runs:
             print(
                 f"{name}: {r['actions_per_s']} actions/s, server {r['server_cpu_us_per_action']} µs"
                 f" an action ({r['server_cpu_percent']}% CPU), p50 {r['p50_ms']} ms, p99 "
-                f"{r['p99_ms']} ms, {r['errors']} errors, load average {r['load_average']:.1f}",
+                f"{r['p99_ms']} ms, {r['errors']} errors, {r['messages_per_action']} messages and "
+                f"{r['frames_per_action']} frames an action, load average {r['load_average']:.1f}",
                 flush=True,
             )
 
@@ -620,8 +635,8 @@ def compare(clients: int, args: argparse.Namespace) -> int:
     )
     print(
         f"{clients} clients, median of {args.rounds}: server CPU per action {cpu_this:.0f} µs "
-        f"(other {cpu_other:.0f} µs: {cpu_other / cpu_this:.2f}x); p99 "
-        f"{median(mine, 'p99_ms'):.1f} ms (other {median(theirs, 'p99_ms'):.1f} ms)"
+        f"({other} {cpu_other:.0f} µs: {cpu_other / cpu_this:.2f}x); p99 "
+        f"{median(mine, 'p99_ms'):.1f} ms ({other} {median(theirs, 'p99_ms'):.1f} ms)"
     )
     return 0
 
