@@ -83,14 +83,15 @@ def room(tables: int) -> dict[str, Any]:
     }
 
 
-def proc_stats(pid: int) -> tuple[float, int]:
-    """(CPU seconds, resident bytes) of a process, from /proc."""
+def proc_stats(pid: int) -> tuple[float, int, float]:
+    """(CPU seconds, resident bytes, of the CPU seconds those in the kernel) of a
+    process, from /proc."""
     with open(f"/proc/{pid}/stat") as f:
         fields = f.read().rsplit(")", 1)[1].split()
     ticks = os.sysconf("SC_CLK_TCK")
     cpu = (int(fields[11]) + int(fields[12])) / ticks
     rss = int(fields[21]) * os.sysconf("SC_PAGE_SIZE")
-    return cpu, rss
+    return cpu, rss, int(fields[12]) / ticks
 
 
 class Frame(msgspec.Struct):
@@ -338,15 +339,15 @@ def fresh_postgresql() -> str:
     return f"postgresql://postgres@127.0.0.1/{name}"
 
 
-def tree_stats(pid: int) -> tuple[float, int]:
-    """CPU seconds and resident bytes of a process and its children (the workers)."""
-    cpu, rss = proc_stats(pid)
+def tree_stats(pid: int) -> tuple[float, int, float]:
+    """``proc_stats`` of a process and its children (the workers) together."""
+    cpu, rss, kernel = proc_stats(pid)
     children = Path(f"/proc/{pid}/task/{pid}/children")
     for child in children.read_text().split() if children.exists() else []:
         with contextlib.suppress(OSError, ValueError):
-            c_cpu, c_rss = proc_stats(int(child))
-            cpu, rss = cpu + c_cpu, rss + c_rss
-    return cpu, rss
+            c_cpu, c_rss, c_kernel = proc_stats(int(child))
+            cpu, rss, kernel = cpu + c_cpu, rss + c_rss, kernel + c_kernel
+    return cpu, rss, kernel
 
 
 def _costs(base: str, database: str | None) -> dict[str, float]:
@@ -460,14 +461,15 @@ def run_load(
         seated = sum(ready.get(timeout=330) for _ in generators)
         time.sleep(warmup)
         go.set()
-        cpu0, _ = tree_stats(server.pid)
+        print(f"measuring {seconds:.0f} s (server pid {server.pid})", flush=True)
+        cpu0, _, kernel0 = tree_stats(server.pid)
         costs0 = _costs(base, database if workers else None)
         t0 = time.monotonic()
         peak = 0
         while time.monotonic() - t0 < seconds:
             time.sleep(1.0)
             peak = max(peak, tree_stats(server.pid)[1])
-        cpu1, rss = tree_stats(server.pid)
+        cpu1, rss, kernel1 = tree_stats(server.pid)
         costs1 = _costs(base, database if workers else None)
         wall = time.monotonic() - t0
         results = [out.get(timeout=seconds + 120) for _ in generators]
@@ -525,6 +527,7 @@ def run_load(
         "timeouts": sum(r["timeouts"] for r in results),
         "server_cpu_percent": round(100 * (cpu1 - cpu0) / wall, 1),
         "server_cpu_us_per_action": round(1e6 * (cpu1 - cpu0) / actions, 1) if actions else None,
+        "server_kernel_percent": round(100 * (kernel1 - kernel0) / max(cpu1 - cpu0, 1e-9), 1),
         "server_rss_mb": round(max(peak, rss) / 2**20, 1),
         "hands_per_s": round(hands / wall, 1),
         "server_cpu_ms_per_hand": round(1e3 * (cpu1 - cpu0) / hands, 2) if hands else None,
@@ -579,7 +582,8 @@ def main() -> int:
                 f"p95 {result['p95_ms']} ms p99 {result['p99_ms']} ms (max {result['max_ms']}), "
                 f"{result['errors']} errors, {result['timeouts']} timeouts, server CPU "
                 f"{result['server_cpu_percent']}% "
-                f"({result['server_cpu_us_per_action']} µs an action), "
+                f"({result['server_cpu_us_per_action']} µs an action, "
+                f"{result['server_kernel_percent']}% of it in the kernel), "
                 f"RSS {result['server_rss_mb']} MB, generator CPU "
                 f"{result['generator_cpu_s']} s, load average {result['load_average']:.1f}"
                 f"  {'holds' if holds else 'FAILS'}",
@@ -620,7 +624,8 @@ def compare(clients: int, args: argparse.Namespace) -> int:
         for r in runs:
             print(
                 f"{name}: {r['actions_per_s']} actions/s, server {r['server_cpu_us_per_action']} µs"
-                f" an action ({r['server_cpu_percent']}% CPU), p50 {r['p50_ms']} ms, p99 "
+                f" an action ({r['server_cpu_percent']}% CPU, {r['server_kernel_percent']}% of it "
+                f"in the kernel), p50 {r['p50_ms']} ms, p99 "
                 f"{r['p99_ms']} ms, {r['errors']} errors, {r['messages_per_action']} messages and "
                 f"{r['frames_per_action']} frames an action, load average {r['load_average']:.1f}",
                 flush=True,
