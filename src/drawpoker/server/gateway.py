@@ -441,7 +441,7 @@ async def handle(room: Room, conn: Connection, text: str) -> None:
     try:
         await _answer(room, conn, msg)
     finally:
-        metrics.MESSAGES.labels(msg.type).observe(time.perf_counter() - started)
+        metrics.message_seconds(msg.type).observe(time.perf_counter() - started)
 
 
 async def _answer(room: Room, conn: Connection, msg: client.AnyClientMessage) -> None:

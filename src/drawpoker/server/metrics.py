@@ -39,6 +39,17 @@ MESSAGES = Histogram(
     ["type"],
     buckets=_LATENCY,
 )
+_by_type: dict[str, Histogram] = {}
+
+
+def message_seconds(kind: str) -> Histogram:
+    """``MESSAGES`` of one message type (the labelled child, looked up once)."""
+    child = _by_type.get(kind)
+    if child is None:
+        child = _by_type[kind] = MESSAGES.labels(kind)
+    return child
+
+
 HANDS = Counter(
     "drawpoker_hands",
     "Hands played to the end, by table (a tournament's tables under the tournament)",

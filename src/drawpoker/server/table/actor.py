@@ -134,6 +134,7 @@ class TableActor:
         *,
         bus: Bus,
         bot_think_s: tuple[float, float] = (0.5, 1.5),
+        hands_label: str | None = None,
     ) -> None:
         self.id = table_id
         self.session = session
@@ -150,6 +151,7 @@ class TableActor:
         self.players: dict[int, Player] = {}
         self.hand_accounts: dict[int, int] = {}  # seat -> account id, the hand in play
         self.hand_events: list[Event] = []  # the hand in play (or the last one), for its record
+        self._stored: list[list[Any]] = []  # hand_events as stored: [visible_to, wire event]
         self.story: list[tuple[int | None, dict[str, Any]]] = []  # the hand in play, as sent
         self.last_story: tuple[str, list[tuple[int | None, dict[str, Any]]]] | None = None
         self.chat_lines: deque[tuple[str, str]] = deque(maxlen=CHAT_KEPT)
@@ -161,7 +163,8 @@ class TableActor:
         self.rng = random.Random()
         self._timer: asyncio.TimerHandle | None = None  # the deadline of the turn in play
         self.desk: Desk  # set by the desk that builds the actor
-        self.metric_table = table_id  # its hands' label in the figures (``metrics.HANDS``)
+        # its hands in the figures (``metrics.HANDS``), by table or tournament series
+        self.hands_dealt = metrics.HANDS.labels(hands_label or table_id)
 
     # ------------------------------------------------------------ plumbing
 
@@ -216,6 +219,7 @@ class TableActor:
             return
         if isinstance(event, HandStarted):
             self.hand_events = []
+            self._stored = []
             self.story = []
             self.hints = {}
             if self.practice:
@@ -226,16 +230,19 @@ class TableActor:
         if event.visible_to != EVERYONE:
             audience = self.hand_accounts.get(event.visible_to, -1)
         payload = event_to_wire(event)
-        player = payload.pop("player", None)
-        if player is not None:  # room events name the player by account
-            payload["name"] = self.name_of(str(player))
+        self._stored.append([event.visible_to, payload])
+        if "player" in payload:  # room events name the player by account (stored as it was)
+            payload = dict(payload)
+            player = payload.pop("player")
+            if player is not None:
+                payload["name"] = self.name_of(str(player))
         self.log.publish(audience, payload)
         if isinstance(event, CardsReceived) and audience is not None:
             self._my_hand(event.seat, audience)
         if in_hand:
             self.story.append((audience, payload))
             if isinstance(event, HandEnded):
-                metrics.HANDS.labels(self.metric_table).inc()
+                self.hands_dealt.inc()
                 self.last_story = (self.story[0][1]["hand_id"], self.story)
                 self.story = []
 
@@ -557,7 +564,7 @@ class TableActor:
 
     def history(self) -> str:
         """The hand's events as stored: ``[visible_to, event]`` pairs."""
-        return json.dumps([[e.visible_to, event_to_wire(e)] for e in self.hand_events])
+        return msgspec.json.encode(self._stored).decode()
 
     def started(self, events: list[Event]) -> HandStarted:
         """Note who plays the hand just dealt (its ``HandStarted`` is in ``events``)."""

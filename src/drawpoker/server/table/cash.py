@@ -27,6 +27,7 @@ from collections import deque
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+import msgspec
 from sqlalchemy import Connection, select
 
 from drawpoker.events import Event, HandEnded, PotAwarded, PotCarried
@@ -191,6 +192,10 @@ class CashDesk:
             if seat not in self.actor.players:  # the ledger has no such seat: drop it
                 del self.table.seats[seat]
         self.table.carried_pot = ledger.balance(conn, ledger.carry(self.config.id))
+
+    def _state(self) -> str:
+        """The room's table as saved (``CashTable.to_dict`` as JSON)."""
+        return msgspec.json.encode(self.table.to_dict()).decode()
 
     def _save(self, conn: Connection, state: str) -> None:
         """Save the room's table (``to_dict`` as JSON, taken in the actor) in the
@@ -366,7 +371,7 @@ class CashDesk:
             events = self.table.sit(str(account.id), seat, amount, post=post)
         except RoomError as error:
             raise TableError("bad_seat", str(error)) from None
-        state = json.dumps(self.table.to_dict())
+        state = self._state()
 
         def txn(c: Connection) -> None:
             c.execute(seats.insert().values(table_id=table_id, seat=seat, account_id=account.id))
@@ -435,7 +440,7 @@ class CashDesk:
             events = self.table.top_up(player.seat, amount)
         except RoomError as error:
             raise TableError("bad_amount", str(error)) from None
-        state = json.dumps(self.table.to_dict())
+        state = self._state()
 
         def txn(c: Connection) -> None:
             ledger.transfer(
@@ -487,7 +492,7 @@ class CashDesk:
         self.session.clock.unseat(seat)
         self.out_since.pop(player.account.id, None)
         account_id, table_id = player.account.id, self.config.id
-        state = json.dumps(self.table.to_dict())
+        state = self._state()
 
         def txn(c: Connection) -> None:
             c.execute(seats.delete().where(seats.c.table_id == table_id, seats.c.seat == seat))
@@ -649,7 +654,7 @@ class CashDesk:
         now = time.monotonic()
         events = self.table.start_hand(now)  # the seed: the room's, mixed with the players'
         seed = self.table.last_seed
-        state = json.dumps(self.table.to_dict())
+        state = self._state()
         started = self.actor.started(events)
         accounts_in = self.actor.hand_accounts
         players = {str(seat): [accounts_in[seat], stack] for seat, stack in started.stacks}
@@ -667,7 +672,7 @@ class CashDesk:
         record = self.table.last_record
         assert record is not None
         table_id = self.config.id
-        state = json.dumps(self.table.to_dict())
+        state = self._state()
         entries: list[tuple[str, int]] = [
             (ledger.stack(table_id, account_id), record.net[seat])
             for seat, account_id in self.actor.hand_accounts.items()

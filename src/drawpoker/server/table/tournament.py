@@ -81,9 +81,10 @@ class TournamentDesk:
         self.bot_kinds = bot_kinds
         self.table = TournamentTable(table_no)
         session = TableSession(self.table, clock, absent_acts_now=True)
-        self.actor = TableActor(table_id(run, table_no), session, bus=bus, bot_think_s=bot_think_s)
+        self.actor = TableActor(
+            table_id(run, table_no), session, bus=bus, bot_think_s=bot_think_s, hands_label=series
+        )
         self.actor.desk = self
-        self.actor.metric_table = series  # every table of a tournament under its series
         self.entries: dict[int, int] = {}  # seat -> entry id
         self.info: TournamentInfo | None = None
         self.closed = False
