@@ -231,6 +231,57 @@ def test_entries_queued_together_go_in_one_publication_and_keep_their_order(
     run_within(run(), 60)
 
 
+def test_a_process_hears_its_own_units_without_redis_and_others_through_it(
+    redis_url: str,
+) -> None:
+    """The owner of a unit does not subscribe to its channels (its entries reach
+    its gateway as published); once the unit is another's, it subscribes again."""
+    import redis.asyncio as redis
+
+    async def run() -> None:
+        a, _, a_room, b, b_screen, b_room = await _pair(redis_url)
+        a_screen = a.gateway
+        assert isinstance(a_screen, Screen)
+        raw = redis.Redis.from_url(redis_url)
+        public, private = a._entries("t:x", None), a._entries("t:x", 7)
+
+        async def listeners() -> list[int]:
+            await asyncio.sleep(0.2)
+            found = dict(await raw.pubsub_numsub(public, private))
+            return [int(found[public.encode()]), int(found[private.encode()])]
+
+        try:
+            for bus in (a, b):
+                await bus.follow("t:x", None)
+                await bus.follow("t:x", 7)
+            assert await listeners() == [1, 1]  # b only
+            a.publish("t:x", "x", 1, None, "from a", "e1")
+            await asyncio.sleep(0.2)
+            assert [e[3] for e in a_screen.entries] == ["from a"]
+            assert [e[3] for e in b_screen.entries] == ["from a"]
+            a_room.taking = b_room.taking = False
+            await a_room.release("t:x")
+            assert await listeners() == [2, 2]
+            b_room.taking = True
+            await b_room.take("t:x")
+            assert await listeners() == [1, 1]  # a only
+            b.publish("t:x", "x", 1, 7, "from b", "e2")
+            for _ in range(50):
+                if len(a_screen.entries) == 2:
+                    break
+                await asyncio.sleep(0.05)
+            assert [e[3] for e in a_screen.entries] == ["from a", "from b"]
+            a.unfollow("t:x", 7)
+            b.unfollow("t:x", 7)
+            assert await listeners() == [1, 0]
+        finally:
+            await raw.aclose()
+            await b.stop(b_room)
+            await a.stop(a_room)
+
+    run_within(run(), 60)
+
+
 @pytest.mark.skipif(shutil.which("redis-server") is None, reason="no redis-server to stall")
 def test_a_bus_stops_in_bounded_time_when_its_redis_stalls(tmp_path: Path) -> None:
     """A Redis that stops answering (here: SIGSTOP) holds no shutdown: every step

@@ -15,7 +15,9 @@ Keys and channels (``dp:`` first, or the namespace given):
 - ``dp:u:<unit>`` and ``dp:u:<unit>:<account>``: a unit's public entries and the
   private entries of one account. A gateway subscribes to the private channel of
   an account only while a connection of that account watches the unit, so a
-  player's cards reach only the gateways that serve that player.
+  player's cards reach only the gateways that serve that player. A process does
+  not subscribe to the channels of the units it owns: their entries reach its
+  own gateway as they are published.
 - ``dp:lobby`` and the hashes ``dp:rows:table`` / ``dp:rows:tournament``: lobby
   rows as they change, and the latest of each for a gateway that starts.
 
@@ -147,7 +149,11 @@ class RedisBus:
         self._inbox = f"{namespace}:p:{self.name}"
         self._procs = f"{namespace}:procs"
         self._lobby = f"{namespace}:lobby"
-        self._channels: set[str] = set()  # subscribed: the inbox, the lobby, followed units
+        self._channels: set[str] = set()  # wanted: the inbox, the lobby, followed units
+        # Followed channels of units owned here: not subscribed (their entries reach
+        # this gateway as they are published, and would come back from Redis again).
+        self._muted: set[str] = set()
+        self._unit_channels: dict[str, set[str]] = {}  # followed unit -> its channels
         self._ids = itertools.count(1)
         self._waiting: dict[int, asyncio.Future[Any]] = {}
         self._routes: dict[str, tuple[str | None, float]] = {}  # unit -> (owner, until)
@@ -250,20 +256,49 @@ class RedisBus:
         assert self.redis is not None
         self._pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
         self._channels |= channels
-        await self._pubsub.subscribe(*self._channels)
+        await self._pubsub.subscribe(*(self._channels - self._muted))
 
     async def follow(self, unit: str, audience: int | None) -> None:
         channel = self._entries(unit, audience)
-        if channel not in self._channels:
-            self._channels.add(channel)
-            with contextlib.suppress(RedisError, OSError):  # a reconnection subscribes it
-                await self._pubsub.subscribe(channel)
+        if channel in self._channels:
+            return
+        self._channels.add(channel)
+        self._unit_channels.setdefault(unit, set()).add(channel)
+        if unit in self._claimed:
+            self._muted.add(channel)
+            return
+        with contextlib.suppress(RedisError, OSError):  # a reconnection subscribes it
+            await self._pubsub.subscribe(channel)
 
     def unfollow(self, unit: str, audience: int | None) -> None:
         channel = self._entries(unit, audience)
-        if channel in self._channels:
-            self._channels.discard(channel)
+        if channel not in self._channels:
+            return
+        self._channels.discard(channel)
+        channels = self._unit_channels.get(unit, set())
+        channels.discard(channel)
+        if not channels:
+            self._unit_channels.pop(unit, None)
+        if channel in self._muted:
+            self._muted.discard(channel)
+        else:
             self._spawn(self._unsubscribe(channel))
+
+    def _mute(self, unit: str) -> None:
+        """``unit`` is owned here: its entries need not come back from Redis."""
+        for channel in self._unit_channels.get(unit, set()) - self._muted:
+            self._muted.add(channel)
+            self._spawn(self._unsubscribe(channel))
+
+    def _unmute(self, unit: str) -> None:
+        """``unit`` is no longer owned here: its entries come from Redis again."""
+        for channel in self._unit_channels.get(unit, set()) & self._muted:
+            self._muted.discard(channel)
+            self._spawn(self._subscribe(channel))
+
+    async def _subscribe(self, channel: str) -> None:
+        with contextlib.suppress(RedisError, OSError):  # a reconnection subscribes it
+            await self._pubsub.subscribe(channel)
 
     async def _unsubscribe(self, channel: str) -> None:
         with contextlib.suppress(RedisError, OSError):
@@ -545,6 +580,7 @@ class RedisBus:
         held here): gateways find it through its lease."""
         self._claimed.add(unit)
         self._routes.pop(unit, None)
+        self._mute(unit)
         if self.redis is not None:
             self._spawn(self._claim(unit))
 
@@ -554,6 +590,7 @@ class RedisBus:
             await self.redis.set(self._own(unit), self.name, px=self.lease_ms)
 
     def unclaim(self, unit: str) -> None:
+        self._unmute(unit)
         if unit in self._claimed:
             self._claimed.discard(unit)
             self._spawn(self._unclaim(unit))
@@ -629,6 +666,7 @@ class RedisBus:
             unit = _text(key).removeprefix(f"{self.ns}:own:")
             log.error("bus: %s is owned by another process now; letting it go", unit)
             self._claimed.discard(unit)
+            self._unmute(unit)
             if self.room is not None and unit in self.room.held:
                 await self.room.release(unit)
 
@@ -662,6 +700,7 @@ class RedisBus:
                 else:
                     log.exception("bus: could not take %s", unit)
                 self._claimed.discard(unit)
+                self._unmute(unit)
                 await self._give_up(keys=[self._own(unit)], args=[self.name])
         self._free_before = set(free_units) - set(room.held)
 
