@@ -12,10 +12,14 @@ timeouts, and the server's CPU and memory.
     .venv/bin/python benchmarks/server_load.py --clients 1000 --seconds 60 [--procs 1]
     .venv/bin/python benchmarks/server_load.py --sweep 250,500,1000,1500
     .venv/bin/python benchmarks/server_load.py --clients 1000 --against /path/to/other/src
+    .venv/bin/python benchmarks/server_load.py --clients 1000 --floor --rounds 2
 
 ``--against`` runs the same load against the server of another checkout's ``src``
 (e.g. an older commit, in a git worktree) in the same invocation, alternating,
 and prints both: the server CPU time per player action is the figure to compare.
+``--floor`` does the same against ``fanout_peer.py``, a server that does the
+least this load asks for (a message to each player of the table per action,
+nothing decided, nothing stored): what sockets and Python cost on the machine.
 
 Load goes to 127.0.0.1 only. The load generator runs in ``--procs`` processes
 (tables are split between them, so an action and every client of its table share
