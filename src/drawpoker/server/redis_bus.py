@@ -266,9 +266,8 @@ class RedisBus:
         self._unit_channels.setdefault(unit, set()).add(channel)
         if unit in self._claimed:
             self._muted.add(channel)
-            return
-        with contextlib.suppress(RedisError, OSError):  # a reconnection subscribes it
-            await self._pubsub.subscribe(channel)
+        else:
+            await self._subscribe(channel)
 
     def unfollow(self, unit: str, audience: int | None) -> None:
         channel = self._entries(unit, audience)
@@ -284,14 +283,17 @@ class RedisBus:
         else:
             self._spawn(self._unsubscribe(channel))
 
-    def _mute(self, unit: str) -> None:
-        """``unit`` is owned here: its entries need not come back from Redis."""
+    def _hold(self, unit: str) -> None:
+        """``unit``'s lease is this process's: its entries need not come back from
+        Redis (they reach this gateway as they are published)."""
+        self._claimed.add(unit)
         for channel in self._unit_channels.get(unit, set()) - self._muted:
             self._muted.add(channel)
             self._spawn(self._unsubscribe(channel))
 
-    def _unmute(self, unit: str) -> None:
-        """``unit`` is no longer owned here: its entries come from Redis again."""
+    def _let_go(self, unit: str) -> None:
+        """``unit``'s lease is no longer this process's: its entries come from Redis."""
+        self._claimed.discard(unit)
         for channel in self._unit_channels.get(unit, set()) & self._muted:
             self._muted.discard(channel)
             self._spawn(self._subscribe(channel))
@@ -578,9 +580,8 @@ class RedisBus:
     def claim(self, unit: str) -> None:
         """``unit`` is owned here now (a unit taken, or a table of a tournament
         held here): gateways find it through its lease."""
-        self._claimed.add(unit)
+        self._hold(unit)
         self._routes.pop(unit, None)
-        self._mute(unit)
         if self.redis is not None:
             self._spawn(self._claim(unit))
 
@@ -590,9 +591,9 @@ class RedisBus:
             await self.redis.set(self._own(unit), self.name, px=self.lease_ms)
 
     def unclaim(self, unit: str) -> None:
-        self._unmute(unit)
-        if unit in self._claimed:
-            self._claimed.discard(unit)
+        held = unit in self._claimed
+        self._let_go(unit)
+        if held:
             self._spawn(self._unclaim(unit))
 
     async def _unclaim(self, unit: str) -> None:
@@ -665,8 +666,7 @@ class RedisBus:
         for key in lost:
             unit = _text(key).removeprefix(f"{self.ns}:own:")
             log.error("bus: %s is owned by another process now; letting it go", unit)
-            self._claimed.discard(unit)
-            self._unmute(unit)
+            self._let_go(unit)
             if self.room is not None and unit in self.room.held:
                 await self.room.release(unit)
 
@@ -691,7 +691,7 @@ class RedisBus:
                 continue
             if not await self.redis.set(self._own(unit), self.name, nx=True, px=self.lease_ms):
                 continue
-            self._claimed.add(unit)
+            self._hold(unit)
             try:
                 await room.take(unit)
             except Exception as problem:
@@ -699,8 +699,7 @@ class RedisBus:
                     log.info("bus: %s", problem)
                 else:
                     log.exception("bus: could not take %s", unit)
-                self._claimed.discard(unit)
-                self._unmute(unit)
+                self._let_go(unit)
                 await self._give_up(keys=[self._own(unit)], args=[self.name])
         self._free_before = set(free_units) - set(room.held)
 
