@@ -14,8 +14,8 @@ the index it was every table between hands, after every hand).
 
 ``--saves`` measures the two ways to save a tournament after a hand, at each
 field size, once all the entries are seated and one hand has been played:
-``json.dumps(t.to_dict())`` (everything) and ``json.dumps(t.take_save_changes())``
-(what that hand changed), median of 5.
+``tournament_serial.to_dict(t)`` as JSON (everything) and
+``tournament_serial.take_save_changes(t)`` as JSON (what that hand changed), median of 5.
 
     .venv/bin/python benchmarks/tournament.py                    # 1k, 10k, 100k; 3 runs
     .venv/bin/python benchmarks/tournament.py --players 1000 10000 --runs 5
@@ -32,6 +32,7 @@ import subprocess
 import sys
 import time
 
+from drawpoker.room import tournament_serial
 from drawpoker.room.tournament import Tournament
 from drawpoker.room.tournament_table import TournamentTable
 from drawpoker.tools.tournament_sim import simple_policy, sit_and_go_config
@@ -82,7 +83,7 @@ def saves(sizes: list[int]) -> None:
         t = Tournament(sit_and_go_config(players), seed="saves")
         for i in range(players):
             t.register(f"b{i}", 0.0)
-        t.take_save_changes()  # the first: everything
+        tournament_serial.take_save_changes(t)  # the first: everything
         rng = random.Random(1)
         whole_times, change_times = [], []
         whole = changes = ""
@@ -94,10 +95,10 @@ def saves(sizes: list[int]) -> None:
                 table.act(simple_policy(hand, legal, rng), 0.0)
             t.hand_finished(table.take_finished(), 0.0)
             start = time.process_time()
-            changes = json.dumps(t.take_save_changes())
+            changes = json.dumps(tournament_serial.take_save_changes(t))
             change_times.append(time.process_time() - start)
             start = time.process_time()
-            whole = json.dumps(t.to_dict())
+            whole = json.dumps(tournament_serial.to_dict(t))
             whole_times.append(time.process_time() - start)
         print(
             f"{players:>8,} {statistics.median(whole_times) * 1000:>11.1f} ms "

@@ -9,6 +9,7 @@ import pytest
 
 from drawpoker.errors import InvalidConfig
 from drawpoker.events import Posted, PostKind
+from drawpoker.room import tournament_serial
 from drawpoker.room.errors import HandInProgress, NotEnoughPlayers, TournamentError
 from drawpoker.room.events import HandCancelled
 from drawpoker.room.structure import Level, level_index, rules_for, standard_levels
@@ -281,10 +282,10 @@ def test_state_round_trip_between_hands() -> None:
     for i in range(30):
         t.register(f"p{i}", 0.0)
     now = drive(t, 15, random.Random(1), 0.0)
-    data = json.loads(json.dumps(t.to_dict()))
-    copy, events = Tournament.from_dict(data)
+    data = json.loads(json.dumps(tournament_serial.to_dict(t)))
+    copy, events = tournament_serial.from_dict(data)
     assert events == {}
-    assert copy.to_dict() == t.to_dict()
+    assert tournament_serial.to_dict(copy) == tournament_serial.to_dict(t)
     drive(t, 10_000, random.Random(2), now)
     drive(copy, 10_000, random.Random(2), now)
     assert t.status is Status.FINISHED
@@ -307,8 +308,8 @@ def test_restore_mid_hand_cancels_the_hands() -> None:
     next_seq = driver.tables[table_id].next_seq  # the table's, beyond what was saved
     other_order = driver.tables[other].order
     assert other_order is not None
-    data = json.loads(json.dumps(t.to_dict()))
-    copy, events = Tournament.from_dict(data, next_seqs={table_id: next_seq})
+    data = json.loads(json.dumps(tournament_serial.to_dict(t)))
+    copy, events = tournament_serial.from_dict(data, next_seqs={table_id: next_seq})
     assert sorted(events) == sorted(ready)
     [cancelled] = events[table_id]
     assert isinstance(cancelled, HandCancelled)
@@ -353,7 +354,7 @@ def arranged(cap: int, tables: dict[int, tuple[int, dict[int, bool]]]) -> Tourna
     for i in range(n):
         t.register(f"p{i + 1}", 0.0)
     assert t.status is Status.RUNNING
-    data = t.to_dict()
+    data = tournament_serial.to_dict(t)
     rows = {row[0]: row for row in data["entries"]}
     data["tables"] = []
     entry = 0
@@ -379,7 +380,7 @@ def arranged(cap: int, tables: dict[int, tuple[int, dict[int, bool]]]) -> Tourna
             rows[entry][8] = posted
         data["tables"].append(row)
     data["next_table"] = max(tables) + 1
-    restored, _ = Tournament.from_dict(data)
+    restored, _ = tournament_serial.from_dict(data)
     return restored
 
 

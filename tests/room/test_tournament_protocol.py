@@ -17,6 +17,7 @@ from drawpoker.actions import Action
 from drawpoker.errors import IllegalAction
 from drawpoker.events import HandEnded, HandStarted
 from drawpoker.fairness import contribution_digest, mix
+from drawpoker.room import tournament_serial
 from drawpoker.room.errors import HandInProgress, TournamentError
 from drawpoker.room.events import HandCancelled
 from drawpoker.room.structure import Level, standard_levels
@@ -61,7 +62,7 @@ def played_out(t: Tournament, table: TournamentTable, rng: random.Random) -> Han
 
 
 def state(t: Tournament) -> str:
-    return json.dumps([t.to_dict(), [repr(n) for n in t.notices], t.hands_played])
+    return json.dumps([tournament_serial.to_dict(t), [repr(n) for n in t.notices], t.hands_played])
 
 
 # ------------------------------------------------------------------ orders
@@ -266,8 +267,8 @@ def test_seating_changes_name_exactly_the_tables_whose_seating_changed() -> None
 
 def test_only_the_changed_tables_are_saved() -> None:
     t = running(players=40)
-    doc = t.take_save_changes()  # the first time: everything
-    assert doc == t.to_dict()
+    doc = tournament_serial.take_save_changes(t)  # the first time: everything
+    assert doc == tournament_serial.to_dict(t)
     rng = random.Random(6)
     driver = Driver(t)
     now = 0.0
@@ -275,19 +276,19 @@ def test_only_the_changed_tables_are_saved() -> None:
         ready = t.ready_tables()
         for table_id in ready:
             driver.deal(table_id, now, rng.randbytes(32))
-            changes = t.take_save_changes()
+            changes = tournament_serial.take_save_changes(t)
             ids = [row["id"] for row in changes["tables"]]
             assert ids == [table_id] or (t.hand_for_hand and table_id in ids)  # a new round
             assert changes["entries"] == []
             doc = apply_save_changes(doc, json.loads(json.dumps(changes)))
         for table_id in ready:
             driver.play(table_id, now, rng)
-            changes = t.take_save_changes()
+            changes = tournament_serial.take_save_changes(t)
             assert "config" not in changes["header"]
             doc = apply_save_changes(doc, json.loads(json.dumps(changes)))
-            assert doc == t.to_dict()
+            assert doc == tournament_serial.to_dict(t)
         now += 60.0
-    assert doc == t.to_dict()
+    assert doc == tournament_serial.to_dict(t)
 
 
 def test_format_1_is_still_read() -> None:
@@ -295,7 +296,7 @@ def test_format_1_is_still_read() -> None:
     1, 3 and 4 (table 1 three actions in)."""
     data = json.loads((GOLDEN / "format-1-mid-hand.json").read_text())
     assert data["version"] == 1
-    t, events = Tournament.from_dict(data)
+    t, events = tournament_serial.from_dict(data)
     assert sorted(events) == [1, 3, 4]
     for table_id, [cancelled] in events.items():
         row = next(r for r in data["tables"] if r["id"] == table_id)
@@ -307,7 +308,7 @@ def test_format_1_is_still_read() -> None:
         table = t.tables[table_id]
         assert [table.button, table.last_big_blind, table.last_sb_position] == before
     assert t.chips_in_play() == 20 * 1500
-    assert t.to_dict()["version"] == 2
+    assert tournament_serial.to_dict(t)["version"] == 2
     assert t.take_seating_changes() == set(t.tables)  # every table is told its seating
     Driver(t).run(10_000, random.Random(8), 1000.0)
     assert t.status is Status.FINISHED
@@ -335,7 +336,7 @@ def test_random_tournaments_through_the_messages(
     )
     rng = random.Random(seed_text)
     t = Tournament(config, seed=seed_text)
-    doc = t.take_save_changes()
+    doc = tournament_serial.take_save_changes(t)
     for i in range(players):
         t.register(f"b{i}", 0.0)
     driver = Driver(t)
@@ -374,8 +375,8 @@ def test_random_tournaments_through_the_messages(
             if k not in driver.held:
                 assert {s: p.entry_id for s, p in table.seats.items()} == t.tables[k].seats
         if rng.random() < 0.05:
-            doc = apply_save_changes(doc, t.take_save_changes())
-            assert doc == t.to_dict()
+            doc = apply_save_changes(doc, tournament_serial.take_save_changes(t))
+            assert doc == tournament_serial.to_dict(t)
     assert t.status is Status.FINISHED
     n = len(t.entries)
     winners = [e for e in t.entries.values() if e.places == (1,)]
@@ -385,7 +386,9 @@ def test_random_tournaments_through_the_messages(
     assert all(len(places) == count for places, count in groups.items())
     assert sorted(p for places in groups for p in places) == list(range(1, n + 1))
     assert sum(e.prize for e in t.entries.values()) == t.prize_pool
-    assert apply_save_changes(doc, t.take_save_changes()) == t.to_dict()
+    assert apply_save_changes(
+        doc, tournament_serial.take_save_changes(t)
+    ) == tournament_serial.to_dict(t)
 
 
 # ------------------------------------------------------ the work per hand

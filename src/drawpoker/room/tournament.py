@@ -28,7 +28,7 @@ take no rake); ``finish_hand`` refuses anything else and changes nothing.
 The work done per finished hand does not grow with the field: the tables are
 indexed by player count (``tournament_seating``), the living entries, the
 players' entries and the tables that may deal are kept as they change, and a
-saver can take only what changed since its last save (``take_save_changes``).
+saver can take only what changed since its last save (``tournament_serial.take_save_changes``).
 """
 
 from __future__ import annotations
@@ -643,34 +643,3 @@ class Tournament:
             "hands": self.hands_played,
             "moves": len(self.moves),
         }
-
-    # ------------------------------------------------------------ persistence
-
-    def to_dict(self) -> dict[str, Any]:
-        """The tournament as plain data (JSON-ready); see ``tournament_serial``.
-        Stacks are those before any hand being played: restoring cancels such
-        hands (every chip back to its seat)."""
-        from drawpoker.room.tournament_serial import to_dict
-
-        return to_dict(self)
-
-    def take_save_changes(self) -> dict[str, Any]:
-        """What changed since the last call (the first time: ``to_dict()``), as
-        plain data that ``tournament_serial.apply_save_changes`` applies to the
-        document saved before; a saver may write just the entries and tables it
-        names. Its size follows the change, not the field."""
-        from drawpoker.room.tournament_serial import take_save_changes
-
-        return take_save_changes(self)
-
-    @classmethod
-    def from_dict(
-        cls, data: dict[str, Any], *, next_seqs: Mapping[int, int] | None = None
-    ) -> tuple[Tournament, dict[int, list[Event]]]:
-        """Rebuild from ``to_dict`` (format 1 or 2). Hands that were being played are
-        cancelled; the events (``HandCancelled``, by table) continue each table's
-        numbering, from ``next_seqs[table]`` where the table's events went beyond
-        what was saved."""
-        from drawpoker.room.tournament_serial import from_dict
-
-        return from_dict(cls, data, next_seqs=next_seqs)

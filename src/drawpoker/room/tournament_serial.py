@@ -23,16 +23,14 @@ import copy
 import random
 from collections.abc import Mapping
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from drawpoker.events import Event
 from drawpoker.room.structure import Level
+from drawpoker.room.tournament import Tournament
 from drawpoker.room.tournament_config import Entry, Kind, Status, TournamentConfig
 from drawpoker.room.tournament_seating import Move, TableState
 from drawpoker.rules import Structure
-
-if TYPE_CHECKING:
-    from drawpoker.room.tournament import Tournament
 
 VERSION = 2
 
@@ -214,12 +212,12 @@ def apply_save_changes(document: Mapping[str, Any], changes: Mapping[str, Any]) 
 
 
 def from_dict(
-    cls: type[Tournament], data: Mapping[str, Any], *, next_seqs: Mapping[int, int] | None = None
+    data: Mapping[str, Any], *, next_seqs: Mapping[int, int] | None = None
 ) -> tuple[Tournament, dict[int, list[Event]]]:
     version = data.get("version")
     if version not in (1, 2):
         raise ValueError(f"unknown tournament format {version!r}")
-    t = cls(config_from_dict(data["config"]), name=data["name"])
+    t = Tournament(config_from_dict(data["config"]), name=data["name"])
     t.status = Status(data["status"])
     for eid, player, stack, table, seat, out, places, prize, posted in data["entries"]:
         entry = Entry(eid, player, stack, table, seat, out, tuple(places), prize, posted)

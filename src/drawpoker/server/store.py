@@ -167,7 +167,7 @@ tournaments = Table(
     Column("id", String(48), primary_key=True),  # the instance
     Column("spec", String(24), nullable=False),  # the configured tournament it is a run of
     Column("status", String(12), nullable=False),  # registering, running, finished, cancelled
-    Column("state", Text, nullable=False),  # JSON: Tournament.to_dict() and the entrants
+    Column("state", Text, nullable=False),  # JSON: tournament_serial.to_dict() and the entrants
     Column("updated_at", Float, nullable=False),
     Index("ix_tournaments_status", "status"),
 )

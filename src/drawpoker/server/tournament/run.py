@@ -28,6 +28,7 @@ from drawpoker.events import Event
 from drawpoker.protocol import encode_text
 from drawpoker.protocol.events import event_to_wire
 from drawpoker.protocol.server import EventFrame, LevelInfo, TournamentInfo
+from drawpoker.room import tournament_serial
 from drawpoker.room.errors import TournamentError
 from drawpoker.room.events import (
     LevelStarted,
@@ -160,7 +161,7 @@ class RunActor:
         except TournamentError as error:
             raise Refused(409, str(error)) from None
         accounts = {**self.accounts, key: account}
-        state = money.state_json(trial.to_dict(), accounts, {})
+        state = money.state_json(tournament_serial.to_dict(trial), accounts, {})
         spec, buy_in, fee = self.spec, t.config.buy_in, t.config.fee  # the run's own terms
 
         def txn(c: Connection) -> None:
@@ -186,7 +187,7 @@ class RunActor:
         trial = _copy(t)
         refund = trial.unregister(key)
         accounts = {k: a for k, a in self.accounts.items() if k != key}
-        state = money.state_json(trial.to_dict(), accounts, {})
+        state = money.state_json(tournament_serial.to_dict(trial), accounts, {})
         spec, buy_in, fee = self.spec, t.config.buy_in, t.config.fee  # what was paid
 
         def txn(c: Connection) -> None:
@@ -406,7 +407,7 @@ class RunActor:
 
     def _state(self, extra_paid: Mapping[int, int] | None = None) -> str:
         paid = {**self.paid_entries, **(extra_paid or {})}
-        return money.state_json(self.tournament.to_dict(), self.accounts, paid)
+        return money.state_json(tournament_serial.to_dict(self.tournament), self.accounts, paid)
 
     def _save(self, c: Connection, state: str, status: str) -> None:
         money.save(c, self.id, self.spec.id, state, status)
@@ -705,5 +706,5 @@ def _status(t: Tournament) -> Status:
 
 def _copy(t: Tournament) -> Tournament:
     """A registering tournament's copy, to try a change before it is saved."""
-    copy, _ = Tournament.from_dict(json.loads(json.dumps(t.to_dict())))
+    copy, _ = tournament_serial.from_dict(json.loads(json.dumps(tournament_serial.to_dict(t))))
     return copy

@@ -24,6 +24,7 @@ import msgspec
 from sqlalchemy import Connection
 
 from drawpoker.protocol.server import LevelInfo, RunRow, TournamentRow
+from drawpoker.room import tournament_serial
 from drawpoker.room.tournament import Status, Tournament
 from drawpoker.room.tournament_orders import HandFinished
 from drawpoker.server import audit, ledger
@@ -119,7 +120,7 @@ class Series:
         restored = []
         for instance_id, state in await self.store.run(money.saved_runs, self.spec.id):
             data = json.loads(state)
-            tournament, cancelled = Tournament.from_dict(data["tournament"])
+            tournament, cancelled = tournament_serial.from_dict(data["tournament"])
             accounts = {
                 key: Account(int(a), str(name), str(kind))
                 for key, (a, name, kind) in data["accounts"].items()
