@@ -31,7 +31,6 @@ from drawpoker.server import (
     web_routes,
 )
 from drawpoker.server.bus import Bus, NoOwner
-from drawpoker.server.gateway import websocket_endpoint
 from drawpoker.server.guard import Guard, GuardPolicy
 from drawpoker.server.limits import Limits
 from drawpoker.server.rest import error, json_response, room_of, unowned
@@ -39,6 +38,7 @@ from drawpoker.server.room import Room
 from drawpoker.server.store import Store
 from drawpoker.server.tableconfig import TableConfig
 from drawpoker.server.tournament.spec import TournamentSpec
+from drawpoker.server.websocket import websocket_endpoint
 
 LOOPBACK = frozenset({"127.0.0.1", "::1"})
 
